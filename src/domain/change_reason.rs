@@ -1,0 +1,63 @@
+//! Why the seed changed: the history's commit messages are written from this.
+
+use std::fmt;
+
+use super::seed::LearningKind;
+
+/// A change to the seed, described for its commit message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChangeReason {
+    /// `carryover init` wrote a new seed.
+    Init {
+        /// The assistant's name.
+        ai_name: String,
+        /// The principal's name.
+        principal: String,
+    },
+    /// A learning was added.
+    Learn {
+        /// Its kind.
+        kind: LearningKind,
+        /// Its id.
+        id: String,
+    },
+    /// A corrupt seed was restored from history.
+    Repair {
+        /// Abbreviated commit the good version came from.
+        from_commit: String,
+        /// What was wrong with the file on disk.
+        problem: String,
+    },
+}
+
+impl fmt::Display for ChangeReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Init { ai_name, principal } => {
+                write!(f, "Init: {ai_name} serving {principal}")
+            }
+            Self::Learn { kind, id } => write!(f, "Learn: add {kind} {id}"),
+            Self::Repair {
+                from_commit,
+                problem,
+            } => write!(
+                f,
+                "Repair: restore seed.json from {from_commit} ({problem})"
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case(ChangeReason::Init { ai_name: "Juno".into(), principal: "Mara".into() }, "Init: Juno serving Mara")]
+    #[case(ChangeReason::Learn { kind: LearningKind::SelfKnowledge, id: "slf_1".into() }, "Learn: add self_knowledge slf_1")]
+    #[case(ChangeReason::Repair { from_commit: "abc1234".into(), problem: "not JSON".into() }, "Repair: restore seed.json from abc1234 (not JSON)")]
+    fn commit_messages_say_what_changed(#[case] reason: ChangeReason, #[case] message: &str) {
+        assert_eq!(reason.to_string(), message);
+    }
+}

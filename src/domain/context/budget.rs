@@ -1,0 +1,106 @@
+//! Fitting sections into the client's character cap: shrink before dropping.
+
+use super::Section;
+
+/// Characters a session start injects by default; Claude Code cuts `additionalContext` at
+/// 10,000, so this leaves room for what the client adds.
+pub const DEFAULT_BUDGET_CHARS: usize = 9_000;
+
+/// No configuration may raise the budget past the client's own cap.
+pub const HARD_CAP_CHARS: usize = 10_000;
+
+const SEPARATOR: &str = "\n\n";
+
+/// Joins the non-empty sections with blank lines in at most `budget` characters. While over
+/// budget, the largest section that still has items drops its last one; only when no section
+/// can shrink is the last section dropped whole. Earlier sections therefore survive longest.
+pub fn compose(sections: Vec<Section>, budget: usize) -> String {
+    let mut sections: Vec<Section> = sections.into_iter().filter(|s| !s.is_empty()).collect();
+    let separator = SEPARATOR.chars().count();
+    let total = |sections: &[Section]| -> usize {
+        let text: usize = sections.iter().map(Section::char_len).sum();
+        text + separator * sections.len().saturating_sub(1)
+    };
+    let mut size = total(&sections);
+    while size > budget && !sections.is_empty() {
+        let largest = sections
+            .iter_mut()
+            .filter(|section| section.can_shrink())
+            .max_by_key(|section| section.char_len());
+        match largest {
+            Some(section) => {
+                let before = section.char_len();
+                section.shrink();
+                size = size + section.char_len() - before;
+            }
+            None => {
+                sections.pop();
+                size = total(&sections);
+            }
+        }
+    }
+    sections
+        .iter()
+        .map(Section::render)
+        .collect::<Vec<_>>()
+        .join(SEPARATOR)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    fn list(heading: &str, items: usize) -> Section {
+        let mut section = Section::items(format!("{heading}:"));
+        for index in 0..items {
+            section.push_item(format!("  - item {index:03} of {heading}"));
+        }
+        section
+    }
+
+    #[test]
+    fn joins_sections_with_blank_lines_when_they_fit() {
+        let text = compose(
+            vec![
+                Section::fixed(vec!["a".into()]),
+                Section::empty(),
+                Section::fixed(vec!["b".into()]),
+            ],
+            100,
+        );
+        assert_eq!(text, "a\n\nb");
+    }
+
+    #[rstest]
+    #[case::roomy(10_000)]
+    #[case::tight(400)]
+    #[case::tiny(40)]
+    #[case::nothing_fits(3)]
+    fn never_exceeds_the_budget(#[case] budget: usize) {
+        let sections = vec![
+            list("first", 30),
+            Section::fixed(vec!["x".repeat(30)]),
+            list("last", 50),
+        ];
+        assert!(compose(sections, budget).chars().count() <= budget);
+    }
+
+    #[test]
+    fn shrinks_every_list_before_dropping_a_section() {
+        let fixed = Section::fixed(vec!["fixed".into()]);
+        let text = compose(vec![list("first", 20), fixed, list("last", 20)], 200);
+        assert!(
+            text.contains("first:") && text.contains("fixed") && text.contains("last:"),
+            "{text}"
+        );
+        assert!(text.contains("more not shown"));
+    }
+
+    #[test]
+    fn drops_later_sections_first_when_shrinking_is_not_enough() {
+        let big = |name: &str| Section::fixed(vec![name.repeat(40)]);
+        let text = compose(vec![big("a"), big("b"), big("c")], 90);
+        assert_eq!(text, format!("{}\n\n{}", "a".repeat(40), "b".repeat(40)));
+    }
+}

@@ -1,0 +1,156 @@
+//! A block of the context: fixed lines and shrinkable items, measured in characters.
+
+/// One part of the session context. Fixed lines always stay; items may be dropped from the end
+/// to fit the budget, and then a closing line says how many were dropped.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Section {
+    lines: Vec<Line>,
+    hidden: usize,
+    chars: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Line {
+    text: String,
+    shrinkable: bool,
+    chars: usize,
+}
+
+impl Section {
+    /// A section with nothing in it; composing skips it.
+    pub fn empty() -> Self {
+        Self::default()
+    }
+
+    /// A section of lines that must stay together or not at all.
+    pub fn fixed(lines: Vec<String>) -> Self {
+        let mut section = Self::empty();
+        for line in lines {
+            section.push_fixed(line);
+        }
+        section
+    }
+
+    /// A section that starts with a fixed heading, to be followed by items.
+    pub fn items(heading: String) -> Self {
+        Self::fixed(vec![heading])
+    }
+
+    /// Adds a line that stays when the section shrinks.
+    pub fn push_fixed(&mut self, text: String) {
+        self.push(text, false);
+    }
+
+    /// Adds a line the section may drop to fit the budget.
+    pub fn push_item(&mut self, text: String) {
+        self.push(text, true);
+    }
+
+    fn push(&mut self, text: String, shrinkable: bool) {
+        let chars = text.chars().count();
+        self.chars += chars + usize::from(!self.lines.is_empty());
+        self.lines.push(Line {
+            text,
+            shrinkable,
+            chars,
+        });
+    }
+
+    /// True when it holds no line.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// Whether an item is left to drop.
+    pub fn can_shrink(&self) -> bool {
+        self.lines.iter().any(|line| line.shrinkable)
+    }
+
+    /// Drops the last item; returns false when there is none.
+    pub fn shrink(&mut self) -> bool {
+        let Some(index) = self.lines.iter().rposition(|line| line.shrinkable) else {
+            return false;
+        };
+        let line = self.lines.remove(index);
+        self.chars -= line.chars + usize::from(!self.lines.is_empty());
+        self.hidden += 1;
+        true
+    }
+
+    /// Length of [`Section::render`] in characters, without rendering.
+    pub fn char_len(&self) -> usize {
+        match self.hidden {
+            0 => self.chars,
+            hidden => {
+                self.chars
+                    + usize::from(!self.lines.is_empty())
+                    + hidden_line(hidden).chars().count()
+            }
+        }
+    }
+
+    /// The section's text, lines joined by newlines, no trailing newline.
+    pub fn render(&self) -> String {
+        let mut out = String::with_capacity(self.chars + 32);
+        for (index, line) in self.lines.iter().enumerate() {
+            if index > 0 {
+                out.push('\n');
+            }
+            out.push_str(&line.text);
+        }
+        if self.hidden > 0 {
+            if !self.lines.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&hidden_line(self.hidden));
+        }
+        out
+    }
+}
+
+fn hidden_line(hidden: usize) -> String {
+    format!("  (+{hidden} more not shown)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Section {
+        let mut section = Section::items("Heading:".into());
+        section.push_item("  - one".into());
+        section.push_item("  - twö".into());
+        section.push_fixed("footer".into());
+        section
+    }
+
+    #[test]
+    fn measures_what_it_renders() {
+        let mut section = sample();
+        assert_eq!(section.char_len(), section.render().chars().count());
+        while section.shrink() {
+            assert_eq!(section.char_len(), section.render().chars().count());
+        }
+    }
+
+    #[test]
+    fn shrinks_items_from_the_end_and_counts_them() {
+        let mut section = sample();
+        assert!(section.shrink());
+        assert_eq!(
+            section.render(),
+            "Heading:\n  - one\nfooter\n  (+1 more not shown)"
+        );
+        assert!(section.shrink());
+        assert!(!section.shrink());
+        assert_eq!(section.render(), "Heading:\nfooter\n  (+2 more not shown)");
+    }
+
+    #[test]
+    fn a_fixed_section_cannot_shrink() {
+        let mut section = Section::fixed(vec!["a".into(), "b".into()]);
+        assert!(!section.can_shrink());
+        assert!(!section.shrink());
+        assert_eq!(section.render(), "a\nb");
+    }
+}

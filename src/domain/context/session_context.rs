@@ -1,0 +1,44 @@
+//! The composed context and the facts about it that `context --json` reports.
+
+use crate::domain::seed::LearningKind;
+
+use super::Mode;
+
+/// What a session start injects, with the metadata scripts and tests look at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionContext {
+    /// The text for the model, within the budget.
+    pub text: String,
+    /// First run: the user should run `carryover init`.
+    pub needs_setup: bool,
+    /// Full or complement.
+    pub mode: Mode,
+    /// Learnings the text shows.
+    pub learnings: Vec<ShownLearning>,
+    /// Confirmed learnings in the seed.
+    pub learnings_total: usize,
+    /// Proposals awaiting review.
+    pub proposal_count: usize,
+    /// Messages for the user rather than the model (a repair, a problem).
+    pub user_notices: Vec<String>,
+}
+
+/// A learning as the context shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShownLearning {
+    /// Its id.
+    pub id: String,
+    /// Its kind.
+    pub kind: LearningKind,
+    /// Its text.
+    pub content: String,
+    /// Relevance to the session, when it was ranked.
+    pub score: Option<f32>,
+}
+
+impl SessionContext {
+    /// Estimated tokens of the text.
+    pub fn token_estimate(&self) -> usize {
+        super::estimate_tokens(&self.text)
+    }
+}

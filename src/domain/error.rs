@@ -1,0 +1,84 @@
+//! The domain's errors: a rule a requested change breaks, and what the seed store can report.
+
+use std::path::PathBuf;
+
+use super::seed::SeedDecodeError;
+
+/// A requested change that the seed's rules do not allow.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RuleError {
+    /// The change needs an existing seed.
+    #[error("no seed exists yet")]
+    NotInitialised,
+    /// `init` would overwrite a seed that is already set up.
+    #[error("a seed already exists")]
+    AlreadyInitialised,
+    /// A learning or name was empty.
+    #[error("{what} must not be empty")]
+    Empty {
+        /// What was empty.
+        what: &'static str,
+    },
+    /// A learning with the same text already exists.
+    #[error("the same learning already exists as {id}")]
+    DuplicateLearning {
+        /// Id of the existing learning.
+        id: String,
+    },
+}
+
+/// What loading or saving the seed can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum SeedError {
+    /// The file exists but is not a usable seed.
+    #[error("{path}: {source}")]
+    Decode {
+        /// The seed file.
+        path: PathBuf,
+        /// Why it is unusable.
+        #[source]
+        source: SeedDecodeError,
+    },
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory involved.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Another process held the seed's lock for too long.
+    #[error("{path}: still locked by another carryover after {waited_ms} ms")]
+    LockTimeout {
+        /// The lock file.
+        path: PathBuf,
+        /// How long this process waited.
+        waited_ms: u64,
+    },
+    /// A git command failed.
+    #[error("git {command} in {dir}: {message}")]
+    Git {
+        /// The git subcommand.
+        command: String,
+        /// Where it ran.
+        dir: PathBuf,
+        /// What git said.
+        message: String,
+    },
+    /// The seed is corrupt and its history holds no valid version to restore.
+    #[error(
+        "{path} is unusable ({problem}) and no valid version is in its git history; the bad file was kept as {kept}"
+    )]
+    Unrepairable {
+        /// The seed file.
+        path: PathBuf,
+        /// What was wrong with it.
+        problem: String,
+        /// Where the bad file now is.
+        kept: PathBuf,
+    },
+    /// The change itself broke a rule.
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+}

@@ -1,0 +1,57 @@
+//! `Identity: Juno (serving Mara)` and the lines that go with it.
+
+use crate::domain::context::Section;
+use crate::domain::seed::Identity;
+
+use super::clip;
+
+const MAX_NAME_CHARS: usize = 80;
+const MAX_LINE_CHARS: usize = 240;
+
+/// Who the assistant is, whom it serves, and how the principal likes answers.
+pub fn identity_summary(identity: &Identity) -> Section {
+    let mut lines = vec![format!(
+        "Identity: {} (serving {})",
+        clip(&identity.ai_name, MAX_NAME_CHARS),
+        clip(&identity.principal_name, MAX_NAME_CHARS)
+    )];
+    if !identity.catchphrase.trim().is_empty() {
+        let catchphrase = clip(&identity.catchphrase, MAX_LINE_CHARS);
+        lines.push(format!("Catchphrase: \"{catchphrase}\""));
+    }
+    let preferences = &identity.preferences;
+    lines.push(format!(
+        "Style: {} | Timezone: {} | Locale: {}",
+        preferences.response_style,
+        clip(&preferences.timezone, MAX_NAME_CHARS),
+        clip(&preferences.locale, MAX_NAME_CHARS)
+    ));
+    Section::fixed(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_the_assistant_the_principal_and_preferences() {
+        let mut identity = Identity::default();
+        identity.ai_name = "Juno".into();
+        identity.principal_name = "Mara".into();
+        identity.catchphrase = "Juno here.".into();
+        identity.preferences.response_style = crate::domain::seed::ResponseStyle::Concise;
+        identity.preferences.timezone = "Europe/Lisbon".into();
+        identity.preferences.locale = "en-GB".into();
+        assert_eq!(
+            identity_summary(&identity).render(),
+            "Identity: Juno (serving Mara)\nCatchphrase: \"Juno here.\"\nStyle: concise | Timezone: Europe/Lisbon | Locale: en-GB"
+        );
+    }
+
+    #[test]
+    fn omits_an_empty_catchphrase() {
+        let mut identity = Identity::default();
+        identity.catchphrase = "  ".into();
+        assert!(!identity_summary(&identity).render().contains("Catchphrase"));
+    }
+}

@@ -1,0 +1,18 @@
+//! Pure formatters: seed data in, text out. Each returns a [`Section`] so the context budget can
+//! shrink it item by item.
+//!
+//! [`Section`]: crate::domain::context::Section
+
+mod identity_summary;
+mod learning_summary;
+mod pending_proposals;
+mod relative_time;
+mod session_state;
+mod text;
+
+pub use identity_summary::identity_summary;
+pub use learning_summary::{RECENT_PER_KIND, learning_summary};
+pub use pending_proposals::pending_proposals;
+pub use relative_time::relative_time;
+pub use session_state::session_state;
+pub use text::clip;

@@ -1,0 +1,12 @@
+//! The domain: the seed and its rules, the session context and how it is formatted, and the
+//! ports the outer layers implement. No I/O, no clock, no environment.
+
+pub mod change_reason;
+pub mod context;
+pub mod error;
+pub mod format;
+pub mod ports;
+pub mod seed;
+
+pub use change_reason::ChangeReason;
+pub use error::{RuleError, SeedError};

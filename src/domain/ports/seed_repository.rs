@@ -1,0 +1,47 @@
+//! Where the seed lives.
+
+use std::path::PathBuf;
+
+use crate::domain::seed::Seed;
+use crate::domain::{ChangeReason, SeedError};
+
+/// A change to apply to the stored seed: it receives the current seed (`None` on first run)
+/// and returns the new one with the reason to record, or refuses with an error.
+pub type SeedEdit = Box<dyn FnOnce(Option<Seed>) -> Result<(Seed, ChangeReason), SeedError> + Send>;
+
+/// A seed as loaded, with the repair that loading had to make, if any.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedSeed {
+    /// The seed.
+    pub seed: Seed,
+    /// Set when the file on disk was corrupt and was restored from history.
+    pub repaired: Option<Repaired>,
+}
+
+/// What a repair did, for telling the user.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Repaired {
+    /// What was wrong with the file.
+    pub problem: String,
+    /// Where the bad file was kept.
+    pub kept: PathBuf,
+    /// The commit the good version came from.
+    pub from_commit: String,
+}
+
+/// Where the seed lives. Implementations MUST write atomically (a reader sees the old or the
+/// new seed, never a mix), MUST apply `update` under an exclusive lock spanning its read and its
+/// write (concurrent updates lose nothing), and MUST NOT modify a valid stored seed on `load`.
+/// A store with history MAY repair a corrupt seed on `load` and report it in [`LoadedSeed`].
+#[cfg_attr(test, mockall::automock)]
+#[async_trait::async_trait]
+pub trait SeedRepository: Send + Sync {
+    /// The seed, or `Ok(None)` when none exists yet (first run).
+    async fn load(&self) -> Result<Option<LoadedSeed>, SeedError>;
+
+    /// Reads the current seed, applies `edit` and stores the result, all under the lock.
+    async fn update(&self, edit: SeedEdit) -> Result<Seed, SeedError>;
+
+    /// Where the seed is stored, for messages.
+    fn location(&self) -> PathBuf;
+}

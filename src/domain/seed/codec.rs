@@ -1,0 +1,279 @@
+//! Reading and writing the seed's JSON text: syntax, shape, version and rules, in that order.
+
+use serde::Deserialize;
+
+use super::{FormatVersion, Seed, ValidationIssue, validate};
+
+/// Why a text is not a seed this carryover can use.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SeedDecodeError {
+    /// Not JSON at all (truncated, edited by hand…).
+    #[error("not valid JSON at line {line}, column {column}: {reason}")]
+    Syntax {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The parser's words.
+        reason: String,
+    },
+    /// JSON, but a field has the wrong type or is missing.
+    #[error("{path}: {reason}")]
+    Shape {
+        /// `$`-rooted JSON path of the field.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Well-shaped, but breaks the seed's rules.
+    #[error("{}", join_issues(.0))]
+    Invalid(Vec<ValidationIssue>),
+    /// Written by another major version of the format; must be left alone.
+    #[error("seed version {found} is not supported (this carryover reads 1.x)")]
+    UnsupportedVersion {
+        /// The version the file declares.
+        found: String,
+    },
+}
+
+impl SeedDecodeError {
+    /// True when the text is damaged (as opposed to simply newer than this carryover).
+    pub fn is_corruption(&self) -> bool {
+        !matches!(self, Self::UnsupportedVersion { .. })
+    }
+}
+
+fn join_issues(issues: &[ValidationIssue]) -> String {
+    issues
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Parses and checks a seed. The typed parse runs first because it is the common case; the
+/// version is consulted on failure too, so a seed of another major version is reported as such
+/// rather than as corrupt.
+pub fn decode_seed(text: &str) -> Result<Seed, SeedDecodeError> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let parsed = serde_path_to_error::deserialize::<_, Seed>(&mut deserializer);
+    let seed = match parsed {
+        Ok(seed) => seed,
+        Err(error) => {
+            if let Some(found) = declared_unsupported_version(text) {
+                return Err(SeedDecodeError::UnsupportedVersion { found });
+            }
+            return Err(shape_or_syntax(error));
+        }
+    };
+    deserializer
+        .end()
+        .map_err(|error| SeedDecodeError::Syntax {
+            line: error.line(),
+            column: error.column(),
+            reason: strip_position(&error),
+        })?;
+    if FormatVersion::major_of(&seed.version).is_some_and(|major| major != 1) {
+        return Err(SeedDecodeError::UnsupportedVersion {
+            found: seed.version,
+        });
+    }
+    let issues = validate(&seed);
+    if issues.is_empty() {
+        Ok(seed)
+    } else {
+        Err(SeedDecodeError::Invalid(issues))
+    }
+}
+
+/// Pretty JSON with two-space indents and a final newline: diffs well under git.
+pub fn encode_seed(seed: &Seed) -> String {
+    let mut text = serde_json::to_string_pretty(seed).unwrap_or_else(|_| unreachable_encoding());
+    text.push('\n');
+    text
+}
+
+// The model holds only strings, numbers, bools and maps with string keys, so serde_json cannot
+// fail on it; a panic here would be a bug in the model, not a runtime condition.
+fn unreachable_encoding() -> String {
+    unreachable!("a Seed always serialises to JSON")
+}
+
+fn declared_unsupported_version(text: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct VersionOnly {
+        version: serde_json::Value,
+    }
+    let declared = serde_json::from_str::<VersionOnly>(text).ok()?.version;
+    let found = match declared {
+        serde_json::Value::String(found) => found,
+        other => other.to_string(),
+    };
+    match FormatVersion::major_of(&found) {
+        Some(1) => None,
+        Some(_) => Some(found),
+        None => None,
+    }
+}
+
+fn shape_or_syntax(error: serde_path_to_error::Error<serde_json::Error>) -> SeedDecodeError {
+    let path = json_path(error.path());
+    let inner = error.into_inner();
+    if inner.is_data() {
+        SeedDecodeError::Shape {
+            path,
+            reason: strip_position(&inner),
+        }
+    } else {
+        SeedDecodeError::Syntax {
+            line: inner.line(),
+            column: inner.column(),
+            reason: strip_position(&inner),
+        }
+    }
+}
+
+fn json_path(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::from("$");
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Map { key } => {
+                out.push('.');
+                out.push_str(key);
+            }
+            Segment::Enum { variant } => {
+                out.push('.');
+                out.push_str(variant);
+            }
+            Segment::Unknown => out.push_str(".?"),
+        }
+    }
+    out
+}
+
+fn strip_position(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at line ") {
+        Some(cut) => text[..cut].to_owned(),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    const EXAMPLE: &str = include_str!("../../../tests/fixtures/seed/seed.json");
+
+    #[test]
+    fn reads_the_example_seed() {
+        let seed = decode_seed(EXAMPLE).unwrap();
+        assert_eq!(seed.identity.ai_name, "Juno");
+        assert_eq!(seed.learned.len(), 12);
+        assert_eq!(seed.pending_proposals().count(), 3);
+    }
+
+    #[test]
+    fn write_then_read_is_the_identity() {
+        let seed = decode_seed(EXAMPLE).unwrap();
+        assert_eq!(decode_seed(&encode_seed(&seed)).unwrap(), seed);
+    }
+
+    #[test]
+    fn keeps_unknown_keys_at_every_level() {
+        let text = EXAMPLE
+            .replacen(
+                "\"version\": \"1.0.0\",",
+                "\"version\": \"1.0.0\", \"plugin\": {\"a\": 1},",
+                1,
+            )
+            .replacen(
+                "\"voiceId\": \"default\",",
+                "\"voiceId\": \"default\", \"mood\": \"calm\",",
+                1,
+            )
+            .replacen(
+                "\"tags\": [\"rust\", \"errors\"]",
+                "\"tags\": [\"rust\", \"errors\"], \"weight\": 3",
+                1,
+            );
+        let written = encode_seed(&decode_seed(&text).unwrap());
+        for kept in ["\"plugin\"", "\"mood\": \"calm\"", "\"weight\": 3"] {
+            assert!(written.contains(kept), "{kept} lost in:\n{written}");
+        }
+    }
+
+    #[test]
+    fn a_truncated_seed_is_a_syntax_error_with_its_line() {
+        let text = include_str!("../../../tests/fixtures/seed/seed-truncated.json");
+        let error = decode_seed(text).unwrap_err();
+        assert!(
+            matches!(error, SeedDecodeError::Syntax { line: 1, .. }),
+            "{error:?}"
+        );
+        assert!(error.is_corruption());
+    }
+
+    #[rstest]
+    #[case::declared_by_a_full_seed(include_str!("../../../tests/fixtures/seed/seed-wrong-major.json"), "2.0.0")]
+    #[case::declared_by_a_seed_of_another_shape(r#"{"version": "3.1.0", "who": {}}"#, "3.1.0")]
+    fn refuses_other_major_versions(#[case] text: &str, #[case] found: &str) {
+        let error = decode_seed(text).unwrap_err();
+        assert_eq!(
+            error,
+            SeedDecodeError::UnsupportedVersion {
+                found: found.into()
+            }
+        );
+        assert!(!error.is_corruption());
+    }
+
+    #[rstest]
+    #[case::wrong_type(r#""aiName": 7"#, "$.identity.aiName", "invalid type")]
+    #[case::unknown_style(
+        r#""aiName": "J", "preferences": {"responseStyle": "loud"}"#,
+        "$.identity.preferences.responseStyle",
+        "unknown variant"
+    )]
+    fn names_the_path_of_a_badly_shaped_field(
+        #[case] identity_fields: &str,
+        #[case] path: &str,
+        #[case] reason: &str,
+    ) {
+        let text = format!(
+            r#"{{"version": "1.0.0", "identity": {{"principalName": "M", {identity_fields}}}}}"#
+        );
+        match decode_seed(&text).unwrap_err() {
+            SeedDecodeError::Shape {
+                path: found,
+                reason: why,
+            } => {
+                assert_eq!(found, path);
+                assert!(why.contains(reason), "{why}");
+            }
+            other => panic!("expected a shape error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_rule_violation_reports_every_path() {
+        let text = r#"{"version": "1.0.0", "identity": {"principalName": "", "aiName": ""}}"#;
+        assert_eq!(
+            decode_seed(text).unwrap_err().to_string(),
+            "$.identity.principalName: must not be empty; $.identity.aiName: must not be empty"
+        );
+    }
+
+    #[test]
+    fn missing_sections_take_their_defaults() {
+        let seed = decode_seed(
+            r#"{"version": "1.0.0", "identity": {"principalName": "M", "aiName": "J"}}"#,
+        )
+        .unwrap();
+        assert!(seed.learned.is_empty());
+        assert_eq!(seed.identity.preferences.timezone, "UTC");
+    }
+}

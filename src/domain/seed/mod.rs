@@ -1,0 +1,22 @@
+//! The seed (pai-seed v1): identity, learnings, proposals and session state, with its codec and
+//! rules.
+
+mod codec;
+mod identity;
+mod learning;
+mod proposal;
+mod seed;
+mod state;
+mod timestamp;
+mod validation;
+mod version;
+
+pub use codec::{SeedDecodeError, decode_seed, encode_seed};
+pub use identity::{DEFAULT_PRINCIPAL, Identity, Preferences, ResponseStyle};
+pub use learning::{Learning, LearningKind};
+pub use proposal::{Proposal, ProposalStatus};
+pub use seed::{CURRENT_VERSION, Learned, Seed};
+pub use state::SeedState;
+pub use timestamp::Timestamp;
+pub use validation::{ValidationIssue, validate};
+pub use version::{FormatVersion, SUPPORTED_MAJOR};

@@ -1,0 +1,165 @@
+//! Rules a well-formed seed must also satisfy; each problem names its JSON path.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use super::{FormatVersion, LearningKind, Seed};
+
+/// One broken rule, located by JSON path (`$.identity.aiName: must not be empty`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidationIssue {
+    /// JSON path from the document root, `$`-rooted.
+    pub path: String,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl ValidationIssue {
+    fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ValidationIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+/// Every rule the seed breaks, in document order; empty when it is valid.
+pub fn validate(seed: &Seed) -> Vec<ValidationIssue> {
+    let mut issues = Vec::new();
+    if FormatVersion::parse(&seed.version).is_none() {
+        issues.push(ValidationIssue::new(
+            "$.version",
+            format!("{:?} is not a version such as 1.0.0", seed.version),
+        ));
+    }
+    require_text(
+        &mut issues,
+        "$.identity.principalName",
+        &seed.identity.principal_name,
+    );
+    require_text(&mut issues, "$.identity.aiName", &seed.identity.ai_name);
+
+    let mut seen_ids: HashMap<&str, String> = HashMap::new();
+    for kind in LearningKind::ALL {
+        for (index, learning) in seed.learned.of(kind).iter().enumerate() {
+            let at = format!("$.learned.{}[{index}]", kind.list_key());
+            require_text(&mut issues, &format!("{at}.id"), &learning.id);
+            require_text(&mut issues, &format!("{at}.content"), &learning.content);
+            require_unique(&mut issues, &mut seen_ids, &learning.id, format!("{at}.id"));
+        }
+    }
+    for (index, proposal) in seed.state.proposals.iter().enumerate() {
+        let at = format!("$.state.proposals[{index}]");
+        require_text(&mut issues, &format!("{at}.id"), &proposal.id);
+        require_text(&mut issues, &format!("{at}.content"), &proposal.content);
+        require_unique(&mut issues, &mut seen_ids, &proposal.id, format!("{at}.id"));
+        if let Some(confidence) = proposal.confidence
+            && !(0.0..=1.0).contains(&confidence)
+        {
+            issues.push(ValidationIssue::new(
+                format!("{at}.confidence"),
+                format!("must be between 0 and 1, not {confidence}"),
+            ));
+        }
+    }
+    issues
+}
+
+fn require_text(issues: &mut Vec<ValidationIssue>, path: &str, value: &str) {
+    if value.trim().is_empty() {
+        issues.push(ValidationIssue::new(path, "must not be empty"));
+    }
+}
+
+fn require_unique<'a>(
+    issues: &mut Vec<ValidationIssue>,
+    seen: &mut HashMap<&'a str, String>,
+    id: &'a str,
+    path: String,
+) {
+    if id.trim().is_empty() {
+        return;
+    }
+    if let Some(first) = seen.get(id) {
+        issues.push(ValidationIssue::new(
+            path,
+            format!("duplicates the id at {first}"),
+        ));
+    } else {
+        seen.insert(id, path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::seed::{Learning, Proposal, ProposalStatus, Timestamp};
+    use rstest::rstest;
+
+    fn learning(id: &str, content: &str) -> Learning {
+        Learning {
+            id: id.to_owned(),
+            content: content.to_owned(),
+            source: String::new(),
+            extracted_at: Timestamp::parse("2026-10-02T09:12:00Z").unwrap(),
+            confirmed_at: None,
+            confirmed: true,
+            tags: Vec::new(),
+            extra: Default::default(),
+        }
+    }
+
+    fn proposal(id: &str, confidence: Option<f64>) -> Proposal {
+        Proposal {
+            id: id.to_owned(),
+            kind: LearningKind::Pattern,
+            content: "Prefers rstest tables".to_owned(),
+            source: String::new(),
+            extracted_at: Timestamp::parse("2026-10-02T09:12:00Z").unwrap(),
+            status: ProposalStatus::Pending,
+            method: None,
+            confidence,
+            decided_at: None,
+            extra: Default::default(),
+        }
+    }
+
+    fn valid_seed() -> Seed {
+        let mut seed = Seed::default();
+        seed.identity.principal_name = "Mara".into();
+        seed.identity.ai_name = "Juno".into();
+        seed
+    }
+
+    #[test]
+    fn a_valid_seed_has_no_issues() {
+        let mut seed = valid_seed();
+        seed.learned.patterns.push(learning("pat_1", "Uses rstest"));
+        seed.state.proposals.push(proposal("prp_1", Some(0.5)));
+        assert_eq!(validate(&seed), vec![]);
+    }
+
+    #[rstest]
+    #[case::empty_ai_name(|s: &mut Seed| s.identity.ai_name = " ".into(), "$.identity.aiName: must not be empty")]
+    #[case::empty_principal(|s: &mut Seed| s.identity.principal_name.clear(), "$.identity.principalName: must not be empty")]
+    #[case::bad_version(|s: &mut Seed| s.version = "1.0".into(), "$.version: \"1.0\" is not a version such as 1.0.0")]
+    #[case::empty_learning_content(|s: &mut Seed| s.learned.insights.push(learning("ins_1", "")), "$.learned.insights[0].content: must not be empty")]
+    #[case::empty_learning_id(|s: &mut Seed| s.learned.self_knowledge.push(learning("", "x")), "$.learned.selfKnowledge[0].id: must not be empty")]
+    #[case::duplicate_id_across_lists(
+        |s: &mut Seed| { s.learned.patterns.push(learning("x_1", "a")); s.learned.insights.push(learning("x_1", "b")); },
+        "$.learned.insights[0].id: duplicates the id at $.learned.patterns[0].id"
+    )]
+    #[case::confidence_out_of_range(|s: &mut Seed| s.state.proposals.push(proposal("prp_1", Some(1.5))), "$.state.proposals[0].confidence: must be between 0 and 1, not 1.5")]
+    fn names_the_path_of_each_problem(#[case] break_it: fn(&mut Seed), #[case] expected: &str) {
+        let mut seed = valid_seed();
+        break_it(&mut seed);
+        let issues: Vec<String> = validate(&seed).iter().map(ToString::to_string).collect();
+        assert_eq!(issues, vec![expected.to_owned()]);
+    }
+}

@@ -1,0 +1,5 @@
+//! The `carryover` binary: everything lives in the library; this only hands over to the CLI.
+
+fn main() -> std::process::ExitCode {
+    carryover::interface::run()
+}
