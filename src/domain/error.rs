@@ -66,17 +66,14 @@ pub enum SeedError {
         /// What git said.
         message: String,
     },
-    /// The seed is corrupt and its history holds no valid version to restore.
-    #[error(
-        "{path} is unusable ({problem}) and no valid version is in its git history; the bad file was kept as {kept}"
-    )]
+    /// The seed is corrupt and its history holds no valid version to restore. The file is
+    /// left where it is so nothing is lost.
+    #[error("{path} is unusable ({problem}) and its git history holds no valid version to restore")]
     Unrepairable {
         /// The seed file.
         path: PathBuf,
-        /// What was wrong with it.
+        /// What is wrong with it.
         problem: String,
-        /// Where the bad file now is.
-        kept: PathBuf,
     },
     /// The change itself broke a rule.
     #[error(transparent)]

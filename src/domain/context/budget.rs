@@ -11,10 +11,19 @@ pub const HARD_CAP_CHARS: usize = 10_000;
 
 const SEPARATOR: &str = "\n\n";
 
+/// The text that fits, and the keys of the keyed items it still holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Composed {
+    /// The context text.
+    pub text: String,
+    /// Keys of the items that survived, in the order the text shows them.
+    pub keys: Vec<String>,
+}
+
 /// Joins the non-empty sections with blank lines in at most `budget` characters. While over
 /// budget, the largest section that still has items drops its last one; only when no section
 /// can shrink is the last section dropped whole. Earlier sections therefore survive longest.
-pub fn compose(sections: Vec<Section>, budget: usize) -> String {
+pub fn compose(sections: Vec<Section>, budget: usize) -> Composed {
     let mut sections: Vec<Section> = sections.into_iter().filter(|s| !s.is_empty()).collect();
     let separator = SEPARATOR.chars().count();
     let total = |sections: &[Section]| -> usize {
@@ -39,11 +48,18 @@ pub fn compose(sections: Vec<Section>, budget: usize) -> String {
             }
         }
     }
-    sections
-        .iter()
-        .map(Section::render)
-        .collect::<Vec<_>>()
-        .join(SEPARATOR)
+    Composed {
+        text: sections
+            .iter()
+            .map(Section::render)
+            .collect::<Vec<_>>()
+            .join(SEPARATOR),
+        keys: sections
+            .iter()
+            .flat_map(Section::keys)
+            .map(str::to_owned)
+            .collect(),
+    }
 }
 
 #[cfg(test)]
@@ -69,7 +85,7 @@ mod tests {
             ],
             100,
         );
-        assert_eq!(text, "a\n\nb");
+        assert_eq!(text.text, "a\n\nb");
     }
 
     #[rstest]
@@ -83,13 +99,13 @@ mod tests {
             Section::fixed(vec!["x".repeat(30)]),
             list("last", 50),
         ];
-        assert!(compose(sections, budget).chars().count() <= budget);
+        assert!(compose(sections, budget).text.chars().count() <= budget);
     }
 
     #[test]
     fn shrinks_every_list_before_dropping_a_section() {
         let fixed = Section::fixed(vec!["fixed".into()]);
-        let text = compose(vec![list("first", 20), fixed, list("last", 20)], 200);
+        let text = compose(vec![list("first", 20), fixed, list("last", 20)], 200).text;
         assert!(
             text.contains("first:") && text.contains("fixed") && text.contains("last:"),
             "{text}"
@@ -100,7 +116,7 @@ mod tests {
     #[test]
     fn drops_later_sections_first_when_shrinking_is_not_enough() {
         let big = |name: &str| Section::fixed(vec![name.repeat(40)]);
-        let text = compose(vec![big("a"), big("b"), big("c")], 90);
+        let text = compose(vec![big("a"), big("b"), big("c")], 90).text;
         assert_eq!(text, format!("{}\n\n{}", "a".repeat(40), "b".repeat(40)));
     }
 }

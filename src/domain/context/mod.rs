@@ -8,7 +8,7 @@ mod session_context;
 mod setup;
 mod token_estimate;
 
-pub use budget::{DEFAULT_BUDGET_CHARS, HARD_CAP_CHARS, compose};
+pub use budget::{Composed, DEFAULT_BUDGET_CHARS, HARD_CAP_CHARS, compose};
 pub use mode::Mode;
 pub use section::Section;
 pub use session_context::{SessionContext, ShownLearning};

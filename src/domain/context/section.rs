@@ -14,6 +14,7 @@ struct Line {
     text: String,
     shrinkable: bool,
     chars: usize,
+    key: Option<String>,
 }
 
 impl Section {
@@ -38,22 +39,34 @@ impl Section {
 
     /// Adds a line that stays when the section shrinks.
     pub fn push_fixed(&mut self, text: String) {
-        self.push(text, false);
+        self.push(text, false, None);
     }
 
     /// Adds a line the section may drop to fit the budget.
     pub fn push_item(&mut self, text: String) {
-        self.push(text, true);
+        self.push(text, true, None);
     }
 
-    fn push(&mut self, text: String, shrinkable: bool) {
+    /// Adds a droppable line that stands for something with an id (a learning), so the caller
+    /// can learn from [`Section::keys`] which of them survived the budget.
+    pub fn push_keyed_item(&mut self, text: String, key: String) {
+        self.push(text, true, Some(key));
+    }
+
+    fn push(&mut self, text: String, shrinkable: bool, key: Option<String>) {
         let chars = text.chars().count();
         self.chars += chars + usize::from(!self.lines.is_empty());
         self.lines.push(Line {
             text,
             shrinkable,
             chars,
+            key,
         });
+    }
+
+    /// Keys of the keyed items still in the section, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.lines.iter().filter_map(|line| line.key.as_deref())
     }
 
     /// True when it holds no line.
@@ -144,6 +157,15 @@ mod tests {
         assert!(section.shrink());
         assert!(!section.shrink());
         assert_eq!(section.render(), "Heading:\nfooter\n  (+2 more not shown)");
+    }
+
+    #[test]
+    fn reports_the_keys_that_survive() {
+        let mut section = Section::items("Heading:".into());
+        section.push_keyed_item("a".into(), "id_a".into());
+        section.push_keyed_item("b".into(), "id_b".into());
+        section.shrink();
+        assert_eq!(section.keys().collect::<Vec<_>>(), vec!["id_a"]);
     }
 
     #[test]

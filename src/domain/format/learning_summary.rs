@@ -35,10 +35,10 @@ pub fn learning_summary(learned: &Learned, per_kind: usize) -> Section {
     for (kind, list) in by_kind.iter().filter(|(_, list)| !list.is_empty()) {
         section.push_fixed(format!("{} ({}):", kind.heading(), list.len()));
         for learning in list.iter().take(per_kind) {
-            section.push_item(format!(
-                "  - {}",
-                clip(&learning.content, MAX_LEARNING_CHARS)
-            ));
+            section.push_keyed_item(
+                format!("  - {}", clip(&learning.content, MAX_LEARNING_CHARS)),
+                learning.id.clone(),
+            );
         }
         if list.len() > per_kind {
             section.push_fixed(format!("  +{} more", list.len() - per_kind));

@@ -6,7 +6,7 @@ mod seed_repository;
 
 pub use clock::Clock;
 pub use id_generator::IdGenerator;
-pub use seed_repository::{LoadedSeed, Repaired, SeedEdit, SeedRepository};
+pub use seed_repository::{LoadedSeed, Repaired, SeedEdit, SeedHistory, SeedRepository};
 
 #[cfg(test)]
 pub use clock::MockClock;

@@ -42,6 +42,22 @@ pub trait SeedRepository: Send + Sync {
     /// Reads the current seed, applies `edit` and stores the result, all under the lock.
     async fn update(&self, edit: SeedEdit) -> Result<Seed, SeedError>;
 
+    /// What the store's history says, when it keeps one.
+    async fn history(&self) -> Result<Option<SeedHistory>, SeedError>;
+
     /// Where the seed is stored, for messages.
     fn location(&self) -> PathBuf;
+}
+
+/// A summary of the seed's recorded history, for `carryover status`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeedHistory {
+    /// Commits that touched the seed.
+    pub commits: usize,
+    /// Subject of the newest of them.
+    pub last_subject: Option<String>,
+    /// When the newest was made.
+    pub last_at: Option<crate::domain::seed::Timestamp>,
+    /// True when the file differs from its newest commit (edited by hand or by another tool).
+    pub uncommitted_changes: bool,
 }

@@ -1,0 +1,23 @@
+//! The application layer's error: what a use case can fail with.
+
+use crate::domain::{RuleError, SeedError};
+
+/// Why a use case did not complete.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// The request broke a rule (nothing was written).
+    #[error(transparent)]
+    Rule(RuleError),
+    /// The seed store failed.
+    #[error(transparent)]
+    Seed(SeedError),
+}
+
+impl From<SeedError> for AppError {
+    fn from(error: SeedError) -> Self {
+        match error {
+            SeedError::Rule(rule) => Self::Rule(rule),
+            other => Self::Seed(other),
+        }
+    }
+}
