@@ -114,7 +114,7 @@ mod tests {
 
     fn store(load: fn() -> Result<Option<LoadedSeed>, SeedError>) -> MockSeedRepository {
         let mut seeds = MockSeedRepository::new();
-        seeds.expect_load().returning(move || load());
+        seeds.expect_load().returning(load);
         seeds.expect_history().returning(|| Ok(None));
         seeds
             .expect_location()

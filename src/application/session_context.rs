@@ -41,7 +41,7 @@ impl<S: SeedRepository> SessionContextService<S> {
             Ok(Some(loaded)) => {
                 if let Some(repaired) = loaded.repaired {
                     user_notices.push(format!(
-                        "carryover repaired {}: {}; restored the version of commit {} and kept the bad file as {}",
+                        "repaired {}: {}; restored the version of commit {} and kept the bad file as {}",
                         self.seeds.location().display(),
                         repaired.problem,
                         repaired.from_commit,
@@ -53,7 +53,7 @@ impl<S: SeedRepository> SessionContextService<S> {
             Ok(None) => None,
             Err(error) => {
                 let problem = error.to_string();
-                user_notices.push(format!("carryover: {problem}"));
+                user_notices.push(problem.clone());
                 return self.short(unusable_seed_notice(&problem), false, request, user_notices);
             }
         };
@@ -145,7 +145,7 @@ mod tests {
 
     fn store(result: fn() -> Result<Option<LoadedSeed>, SeedError>) -> MockSeedRepository {
         let mut seeds = MockSeedRepository::new();
-        seeds.expect_load().times(1).returning(move || result());
+        seeds.expect_load().times(1).returning(result);
         seeds
             .expect_location()
             .returning(|| "/data/seed.json".into());

@@ -1,1 +1,23 @@
-//! Adapters.
+//! Adapters: the filesystem, git, the clock and id source behind the domain's ports.
+
+mod atomic_write;
+mod config;
+mod data_home;
+mod diagnostics_log;
+mod file_lock;
+mod git;
+mod git_seed_repository;
+mod json_seed_repository;
+mod random_ids;
+mod system_clock;
+
+pub use atomic_write::{create_private_dir, write_atomic};
+pub use config::{Config, ConfigError, ContextConfig};
+pub use data_home::DataHome;
+pub use diagnostics_log::DiagnosticsLog;
+pub use file_lock::FileLock;
+pub use git::Git;
+pub use git_seed_repository::GitSeedRepository;
+pub use json_seed_repository::JsonSeedRepository;
+pub use random_ids::RandomIds;
+pub use system_clock::{FixedClock, SystemClock};

@@ -1,6 +1,44 @@
-//! CLI.
+//! The command-line interface and the composition root.
 
-/// Runs the CLI.
-pub fn run() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+pub mod cli;
+pub mod commands;
+pub mod composition;
+pub mod environment;
+pub mod error;
+pub mod hook;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use cli::{Cli, Command, HookCommand};
+use composition::App;
+use environment::Environment;
+use error::CliError;
+
+/// Parses the command line, runs the command and turns its outcome into an exit code.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let env = Environment::from_process();
+    if let Command::Hook(HookCommand::SessionStart(args)) = &cli.command {
+        return hook::session_start(args, env);
+    }
+    match run_command(&cli.command, env) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => error.report(),
+    }
+}
+
+fn run_command(command: &Command, env: Environment) -> Result<(), CliError> {
+    let app = App::strict(env)?;
+    for warning in &app.warnings {
+        eprintln!("carryover: {warning}");
+    }
+    match command {
+        Command::Hook(_) => Ok(()),
+        Command::Context(args) => commands::context(args, &app),
+        Command::Init(args) => commands::init(args, &app),
+        Command::Status(args) => commands::status(args, &app),
+        Command::Learn(args) => commands::learn(args, &app),
+    }
 }

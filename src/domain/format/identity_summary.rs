@@ -35,13 +35,18 @@ mod tests {
 
     #[test]
     fn names_the_assistant_the_principal_and_preferences() {
-        let mut identity = Identity::default();
-        identity.ai_name = "Juno".into();
-        identity.principal_name = "Mara".into();
-        identity.catchphrase = "Juno here.".into();
-        identity.preferences.response_style = crate::domain::seed::ResponseStyle::Concise;
-        identity.preferences.timezone = "Europe/Lisbon".into();
-        identity.preferences.locale = "en-GB".into();
+        let identity = Identity {
+            ai_name: "Juno".into(),
+            principal_name: "Mara".into(),
+            catchphrase: "Juno here.".into(),
+            preferences: crate::domain::seed::Preferences {
+                response_style: crate::domain::seed::ResponseStyle::Concise,
+                timezone: "Europe/Lisbon".into(),
+                locale: "en-GB".into(),
+                ..Default::default()
+            },
+            ..Identity::default()
+        };
         assert_eq!(
             identity_summary(&identity).render(),
             "Identity: Juno (serving Mara)\nCatchphrase: \"Juno here.\"\nStyle: concise | Timezone: Europe/Lisbon | Locale: en-GB"
@@ -50,8 +55,10 @@ mod tests {
 
     #[test]
     fn omits_an_empty_catchphrase() {
-        let mut identity = Identity::default();
-        identity.catchphrase = "  ".into();
+        let identity = Identity {
+            catchphrase: "  ".into(),
+            ..Identity::default()
+        };
         assert!(!identity_summary(&identity).render().contains("Catchphrase"));
     }
 }

@@ -18,7 +18,7 @@ pub fn learning_summary(learned: &Learned, per_kind: usize) -> Section {
         .map(|kind| {
             let mut confirmed: Vec<&Learning> =
                 learned.of(kind).iter().filter(|l| l.confirmed).collect();
-            confirmed.sort_by(|a, b| b.recency().cmp(&a.recency()));
+            confirmed.sort_by_key(|l| std::cmp::Reverse(l.recency()));
             (kind, confirmed)
         })
         .collect();
@@ -89,9 +89,11 @@ mod tests {
 
     #[test]
     fn counts_by_kind_and_lists_the_newest_first() {
-        let mut learned = Learned::default();
-        learned.patterns = vec![learning("old", 1, true), learning("new", 9, true)];
-        learned.self_knowledge = vec![learning("me", 3, true), learning("draft", 4, false)];
+        let learned = Learned {
+            patterns: vec![learning("old", 1, true), learning("new", 9, true)],
+            self_knowledge: vec![learning("me", 3, true), learning("draft", 4, false)],
+            ..Learned::default()
+        };
         assert_eq!(
             learning_summary(&learned, 5).render(),
             "Learnings: 3 confirmed (2 patterns, 0 insights, 1 self-knowledge)\n\
@@ -109,10 +111,12 @@ mod tests {
         #[case] per_kind: usize,
         #[case] more: Option<&str>,
     ) {
-        let mut learned = Learned::default();
-        learned.insights = (1..=stored)
-            .map(|d| learning(&format!("i{d}"), d, true))
-            .collect();
+        let learned = Learned {
+            insights: (1..=stored)
+                .map(|d| learning(&format!("i{d}"), d, true))
+                .collect(),
+            ..Learned::default()
+        };
         let text = learning_summary(&learned, per_kind).render();
         let listed = text.lines().filter(|l| l.starts_with("  - ")).count();
         assert_eq!(listed, usize::from(stored).min(per_kind));

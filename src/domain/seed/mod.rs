@@ -2,20 +2,20 @@
 //! rules.
 
 mod codec;
+mod document;
 mod identity;
 mod learning;
 mod proposal;
-mod seed;
 mod state;
 mod timestamp;
 mod validation;
 mod version;
 
 pub use codec::{SeedDecodeError, decode_seed, encode_seed};
+pub use document::{CURRENT_VERSION, Learned, Seed};
 pub use identity::{DEFAULT_PRINCIPAL, Identity, Preferences, ResponseStyle};
 pub use learning::{Learning, LearningKind};
 pub use proposal::{Proposal, ProposalStatus};
-pub use seed::{CURRENT_VERSION, Learned, Seed};
 pub use state::SeedState;
 pub use timestamp::Timestamp;
 pub use validation::{ValidationIssue, validate};

@@ -1,0 +1,145 @@
+//! `config.toml` in the data home: every key optional, every key with a default.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::domain::context::{DEFAULT_BUDGET_CHARS, HARD_CAP_CHARS};
+
+/// The configuration. Unknown keys are ignored so that a file written for a newer carryover
+/// still loads.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    /// Another seed to use, such as an existing `~/.pai/seed.json` (`~` is expanded).
+    pub seed_path: Option<PathBuf>,
+    /// The session context.
+    pub context: ContextConfig,
+}
+
+/// `[context]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ContextConfig {
+    /// Character budget of the injected context; capped at the client's 10,000.
+    pub budget_chars: usize,
+}
+
+impl Default for ContextConfig {
+    fn default() -> Self {
+        Self {
+            budget_chars: DEFAULT_BUDGET_CHARS,
+        }
+    }
+}
+
+/// A configuration file that exists but cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// Unreadable.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Not valid TOML, or a key with the wrong type.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// The parser's words, naming the key.
+        message: String,
+    },
+}
+
+impl Config {
+    /// Loads `path`; a missing file is the default configuration.
+    pub fn load(path: &Path, home: Option<&Path>) -> Result<Self, ConfigError> {
+        let text = match fs_err::read_to_string(path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Self::default());
+            }
+            Err(source) => {
+                return Err(ConfigError::Io {
+                    path: path.to_owned(),
+                    source,
+                });
+            }
+        };
+        let mut config: Config = toml::from_str(&text).map_err(|error| ConfigError::Invalid {
+            path: path.to_owned(),
+            message: error.to_string().trim_end().replace('\n', " "),
+        })?;
+        config.seed_path = config.seed_path.map(|p| expand_tilde(p, home));
+        Ok(config)
+    }
+
+    /// The budget to compose with: the configured one, never above the client's cap.
+    pub fn budget_chars(&self) -> usize {
+        self.context.budget_chars.min(HARD_CAP_CHARS)
+    }
+}
+
+fn expand_tilde(path: PathBuf, home: Option<&Path>) -> PathBuf {
+    match (path.strip_prefix("~"), home) {
+        (Ok(rest), Some(home)) => home.join(rest),
+        _ => path,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Result<Config, ConfigError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        fs_err::write(&path, text).unwrap();
+        Config::load(&path, Some(Path::new("/home/mara")))
+    }
+
+    #[test]
+    fn a_missing_file_is_the_default() {
+        let config = Config::load(Path::new("/nonexistent/config.toml"), None).unwrap();
+        assert_eq!(config, Config::default());
+        assert_eq!(config.budget_chars(), 9_000);
+    }
+
+    #[test]
+    fn reads_keys_and_expands_the_home() {
+        let config = load(
+            "seed_path = \"~/.pai/seed.json\"\n[context]\nbudget_chars = 4000\nfuture_key = 1\n",
+        )
+        .unwrap();
+        assert_eq!(
+            config.seed_path,
+            Some(PathBuf::from("/home/mara/.pai/seed.json"))
+        );
+        assert_eq!(config.budget_chars(), 4_000);
+    }
+
+    #[test]
+    fn the_budget_never_passes_the_client_cap() {
+        assert_eq!(
+            load("[context]\nbudget_chars = 50000\n")
+                .unwrap()
+                .budget_chars(),
+            10_000
+        );
+    }
+
+    #[test]
+    fn a_bad_value_names_the_file_and_key() {
+        let message = load("[context]\nbudget_chars = \"lots\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("config.toml") && message.contains("budget_chars"),
+            "{message}"
+        );
+    }
+}

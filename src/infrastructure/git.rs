@@ -1,0 +1,155 @@
+//! The `git` command, run against one directory's own repository only.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// Variables a calling agent or an outer git hook may have set that would point git at another
+/// repository; they are removed for every call.
+const INHERITED_GIT_VARIABLES: [&str; 8] = [
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+    "GIT_COMMON_DIR",
+    "GIT_PREFIX",
+];
+
+/// A repository whose work tree is one directory (`<dir>/.git`), never a parent's: the data
+/// home may sit inside someone's checkout, and carryover must not commit there.
+#[derive(Debug, Clone)]
+pub struct Git {
+    work_tree: PathBuf,
+}
+
+/// A failed git call.
+#[derive(Debug, thiserror::Error)]
+#[error("git {command}: {message}")]
+pub struct GitError {
+    /// The subcommand.
+    pub command: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl Git {
+    /// The repository of `work_tree`.
+    pub fn new(work_tree: impl Into<PathBuf>) -> Self {
+        Self {
+            work_tree: work_tree.into(),
+        }
+    }
+
+    /// The work tree.
+    pub fn work_tree(&self) -> &Path {
+        &self.work_tree
+    }
+
+    /// Whether `<work tree>/.git` exists.
+    pub fn is_repository(&self) -> bool {
+        self.work_tree.join(".git").exists()
+    }
+
+    /// Creates the repository (branch `main`).
+    pub fn init(&self) -> Result<(), GitError> {
+        self.run(&["init", "--quiet", "--initial-branch=main"])
+            .map(drop)
+    }
+
+    /// Stages `paths` and commits them with `message`; returns false when nothing changed.
+    pub fn commit(&self, paths: &[&str], message: &str) -> Result<bool, GitError> {
+        let mut add = vec!["add", "--force", "--"];
+        add.extend_from_slice(paths);
+        self.run(&add)?;
+        let mut diff = vec!["diff", "--cached", "--quiet", "--"];
+        diff.extend_from_slice(paths);
+        let staged = self.output(&diff)?;
+        match staged.status.code() {
+            Some(0) => return Ok(false),
+            Some(1) => {}
+            _ => return Err(failure("diff", &staged)),
+        }
+        let mut commit = vec!["commit", "--quiet", "--no-verify", "-m", message, "--"];
+        commit.extend_from_slice(paths);
+        self.run(&commit).map(|_| true)
+    }
+
+    /// Full hashes of the commits that touched `path`, newest first.
+    pub fn commits_of(&self, path: &str) -> Result<Vec<String>, GitError> {
+        if !self.has_commits()? {
+            return Ok(Vec::new());
+        }
+        let out = self.run(&["log", "--format=%H", "--", path])?;
+        Ok(out.lines().map(str::to_owned).collect())
+    }
+
+    /// `path` as it was in `commit`.
+    pub fn show(&self, commit: &str, path: &str) -> Result<String, GitError> {
+        self.run(&["show", &format!("{commit}:{path}")])
+    }
+
+    /// Whether HEAD points at a commit.
+    pub fn has_commits(&self) -> Result<bool, GitError> {
+        Ok(self
+            .output(&["rev-parse", "--verify", "--quiet", "HEAD"])?
+            .status
+            .success())
+    }
+
+    /// Runs `git <args>` and returns its standard output.
+    pub fn run(&self, args: &[&str]) -> Result<String, GitError> {
+        let output = self.output(args)?;
+        if output.status.success() {
+            Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        } else {
+            Err(failure(args.first().copied().unwrap_or("git"), &output))
+        }
+    }
+
+    fn output(&self, args: &[&str]) -> Result<Output, GitError> {
+        let mut command = Command::new("git");
+        command
+            .arg("--git-dir")
+            .arg(self.work_tree.join(".git"))
+            .arg("--work-tree")
+            .arg(&self.work_tree)
+            .args([
+                "-c",
+                "user.name=carryover",
+                "-c",
+                "user.email=carryover@localhost",
+                "-c",
+                "commit.gpgsign=false",
+                "-c",
+                "core.hooksPath=/dev/null",
+                "-c",
+                "core.autocrlf=false",
+            ])
+            .args(args)
+            .current_dir(&self.work_tree)
+            .env("GIT_TERMINAL_PROMPT", "0")
+            .env("GIT_OPTIONAL_LOCKS", "0")
+            .env("LC_ALL", "C")
+            .stdin(Stdio::null());
+        for variable in INHERITED_GIT_VARIABLES {
+            command.env_remove(variable);
+        }
+        command.output().map_err(|error| GitError {
+            command: args.first().copied().unwrap_or("git").to_owned(),
+            message: if error.kind() == std::io::ErrorKind::NotFound {
+                "git is not installed or not on PATH".to_owned()
+            } else {
+                error.to_string()
+            },
+        })
+    }
+}
+
+fn failure(command: &str, output: &Output) -> GitError {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    GitError {
+        command: command.to_owned(),
+        message: stderr.trim().lines().last().unwrap_or("failed").to_owned(),
+    }
+}

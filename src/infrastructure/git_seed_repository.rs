@@ -1,0 +1,214 @@
+//! The seed file under git: every write is a commit, and a corrupt file is restored from the
+//! newest commit that holds a valid seed.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::domain::ports::{Clock, LoadedSeed, Repaired, SeedEdit, SeedHistory, SeedRepository};
+use crate::domain::seed::{Seed, Timestamp, decode_seed};
+use crate::domain::{ChangeReason, SeedError};
+
+use super::git::GitError;
+use super::{Git, JsonSeedRepository, write_atomic};
+
+/// Tracked by the repository that carryover creates: the seed, its schema and this file.
+const GITIGNORE: &str = "# carryover tracks only the seed; everything else here is local state.\n*\n!.gitignore\n!seed.json\n!seed.schema.json\n";
+
+/// JSON Schema of the pai-seed v1 format, committed beside the seed for other tools.
+const SCHEMA: &str = include_str!("seed.schema.json");
+
+/// A [`JsonSeedRepository`] whose directory is a git repository (created on first write).
+pub struct GitSeedRepository {
+    file: JsonSeedRepository,
+    git: Git,
+    clock: Arc<dyn Clock>,
+}
+
+impl GitSeedRepository {
+    /// Versions `file` in a repository at the file's directory.
+    pub fn new(file: JsonSeedRepository, clock: Arc<dyn Clock>) -> Self {
+        let dir = file
+            .path()
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf();
+        Self {
+            git: Git::new(dir),
+            file,
+            clock,
+        }
+    }
+
+    fn file_name(&self) -> String {
+        self.file.path().file_name().map_or_else(
+            || "seed.json".to_owned(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    }
+
+    /// Reads the seed; a corrupt file is repaired under the lock (another process may have
+    /// repaired it meanwhile, so it is read again once locked).
+    fn read_or_repair(&self, locked: bool) -> Result<Option<LoadedSeed>, SeedError> {
+        match self.file.read() {
+            Ok(seed) => Ok(seed.map(|seed| LoadedSeed {
+                seed,
+                repaired: None,
+            })),
+            Err(SeedError::Decode { source, .. }) if source.is_corruption() => {
+                let _lock = if locked {
+                    None
+                } else {
+                    Some(self.file.lock()?)
+                };
+                match self.file.read() {
+                    Ok(seed) => Ok(seed.map(|seed| LoadedSeed {
+                        seed,
+                        repaired: None,
+                    })),
+                    Err(SeedError::Decode { source, .. }) if source.is_corruption() => {
+                        self.repair(&source.to_string()).map(Some)
+                    }
+                    Err(other) => Err(other),
+                }
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    fn repair(&self, problem: &str) -> Result<LoadedSeed, SeedError> {
+        let name = self.file_name();
+        let unrepairable = || SeedError::Unrepairable {
+            path: self.file.path().to_owned(),
+            problem: problem.to_owned(),
+        };
+        if !self.git.is_repository() {
+            return Err(unrepairable());
+        }
+        let commits = self.git.commits_of(&name).map_err(|e| self.git_error(e))?;
+        let restorable = commits.iter().find_map(|commit| {
+            let text = self.git.show(commit, &name).ok()?;
+            decode_seed(&text).ok().map(|seed| (commit, seed))
+        });
+        let Some((commit, seed)) = restorable else {
+            return Err(unrepairable());
+        };
+        let kept = self.keep_corrupt_file(self.clock.now())?;
+        self.file.write(&seed)?;
+        let short: String = commit.chars().take(7).collect();
+        let reason = ChangeReason::Repair {
+            from_commit: short.clone(),
+            problem: crate::domain::format::clip(problem, 120),
+        };
+        self.git
+            .commit(&[&name], &reason.to_string())
+            .map_err(|e| self.git_error(e))?;
+        Ok(LoadedSeed {
+            seed,
+            repaired: Some(Repaired {
+                problem: problem.to_owned(),
+                kept,
+                from_commit: short,
+            }),
+        })
+    }
+
+    fn keep_corrupt_file(&self, now: Timestamp) -> Result<PathBuf, SeedError> {
+        let base = format!("{}.corrupted-{}", self.file.path().display(), now.compact());
+        let mut kept = PathBuf::from(&base);
+        let mut attempt = 1;
+        while kept.exists() {
+            kept = PathBuf::from(format!("{base}-{attempt}"));
+            attempt += 1;
+        }
+        fs_err::rename(self.file.path(), &kept).map_err(|source| SeedError::Io {
+            path: self.file.path().to_owned(),
+            source,
+        })?;
+        Ok(kept)
+    }
+
+    /// Creates the repository with its ignore file and schema; returns the paths to commit.
+    fn ensure_repository(&self) -> Result<Vec<String>, SeedError> {
+        if self.git.is_repository() {
+            return Ok(Vec::new());
+        }
+        self.git.init().map_err(|e| self.git_error(e))?;
+        let dir = self.git.work_tree();
+        let write = |name: &str, text: &str| {
+            let path = dir.join(name);
+            write_atomic(&path, text.as_bytes()).map_err(|source| SeedError::Io { path, source })
+        };
+        write(".gitignore", GITIGNORE)?;
+        write("seed.schema.json", SCHEMA)?;
+        Ok(vec![".gitignore".to_owned(), "seed.schema.json".to_owned()])
+    }
+
+    fn git_error(&self, error: GitError) -> SeedError {
+        SeedError::Git {
+            command: error.command,
+            dir: self.git.work_tree().to_owned(),
+            message: error.message,
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl SeedRepository for GitSeedRepository {
+    async fn load(&self) -> Result<Option<LoadedSeed>, SeedError> {
+        self.read_or_repair(false)
+    }
+
+    async fn update(&self, edit: SeedEdit) -> Result<Seed, SeedError> {
+        let _lock = self.file.lock()?;
+        let current = self.read_or_repair(true)?.map(|loaded| loaded.seed);
+        let (seed, reason) = edit(current)?;
+        let mut paths = self.ensure_repository()?;
+        self.file.write(&seed)?;
+        paths.push(self.file_name());
+        let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+        self.git
+            .commit(&paths, &reason.to_string())
+            .map_err(|e| self.git_error(e))?;
+        Ok(seed)
+    }
+
+    async fn history(&self) -> Result<Option<SeedHistory>, SeedError> {
+        if !self.git.is_repository() {
+            return Ok(None);
+        }
+        let name = self.file_name();
+        let log = self
+            .git
+            .run(&["log", "--format=%ct%x1f%s", "--", &name])
+            .or_else(|e| {
+                if self.git.has_commits().unwrap_or(false) {
+                    Err(e)
+                } else {
+                    Ok(String::new())
+                }
+            })
+            .map_err(|e| self.git_error(e))?;
+        let newest = log
+            .lines()
+            .next()
+            .and_then(|line| line.split_once('\u{1f}'));
+        let status = self
+            .git
+            .run(&["status", "--porcelain", "--", &name])
+            .map_err(|e| self.git_error(e))?;
+        Ok(Some(SeedHistory {
+            commits: log.lines().count(),
+            last_subject: newest.map(|(_, subject)| subject.to_owned()),
+            last_at: newest
+                .and_then(|(seconds, _)| seconds.parse::<i64>().ok())
+                .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
+                .map(Timestamp::new),
+            uncommitted_changes: !status.trim().is_empty(),
+        }))
+    }
+
+    fn location(&self) -> PathBuf {
+        self.file.path().to_owned()
+    }
+}

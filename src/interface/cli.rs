@@ -1,0 +1,176 @@
+//! The command line, as clap sees it.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Makes every AI coding session start already oriented: identity, learnings, pending
+/// proposals and session state, injected by hooks in a few milliseconds.
+#[derive(Debug, Parser)]
+#[command(name = "carryover", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run as an agent hook: reads the agent's JSON on stdin, always exits 0.
+    #[command(subcommand)]
+    Hook(HookCommand),
+    /// Show what the next session would receive (changes nothing).
+    Context(ContextArgs),
+    /// Set up the assistant's identity (asks on a terminal for what flags leave out).
+    Init(InitArgs),
+    /// Show where the seed is and what state it is in.
+    Status(StatusArgs),
+    /// Add a confirmed learning and commit it.
+    Learn(LearnArgs),
+}
+
+/// Agent hooks.
+#[derive(Debug, Subcommand)]
+pub enum HookCommand {
+    /// SessionStart: print the session context for the agent.
+    SessionStart(SessionStartArgs),
+}
+
+/// `hook session-start` options.
+#[derive(Debug, Args)]
+pub struct SessionStartArgs {
+    /// The agent whose output shape to print.
+    #[arg(long, value_enum, default_value_t = Agent::Claude)]
+    pub agent: Agent,
+}
+
+/// Agents whose hook output carryover knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Agent {
+    /// Claude Code: `{"hookSpecificOutput": {...}}`.
+    Claude,
+    /// The bare context text, for scripts and agents without a JSON protocol.
+    Plain,
+}
+
+/// `context` options.
+#[derive(Debug, Args)]
+pub struct ContextArgs {
+    /// The project directory (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Preview as this session.
+    #[arg(long, value_name = "ID")]
+    pub session_id: Option<String>,
+    /// Preview as this kind of session start.
+    #[arg(long, value_enum)]
+    pub source: Option<StartSource>,
+    /// Full (with identity) or complement (without; the default when PAI_DIR is set).
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Print JSON for scripts.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How a session started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StartSource {
+    /// A new session.
+    Startup,
+    /// A resumed session.
+    Resume,
+    /// After `/clear`.
+    Clear,
+    /// After a compaction.
+    Compact,
+}
+
+/// `--mode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// Identity, learnings, proposals and state.
+    Full,
+    /// Everything but the identity.
+    Complement,
+}
+
+/// `init` options.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The assistant's name.
+    #[arg(long, value_name = "NAME")]
+    pub ai_name: Option<String>,
+    /// The name of the person it serves.
+    #[arg(long, value_name = "NAME")]
+    pub principal: Option<String>,
+    /// A line the assistant may open with.
+    #[arg(long, value_name = "TEXT")]
+    pub catchphrase: Option<String>,
+    /// How answers should be.
+    #[arg(long, value_enum)]
+    pub style: Option<StyleArg>,
+    /// IANA time zone, such as Europe/Lisbon (default: $TZ, else UTC).
+    #[arg(long, value_name = "ZONE")]
+    pub timezone: Option<String>,
+    /// Locale such as en-GB (default: from $LANG, else en-US).
+    #[arg(long, value_name = "TAG")]
+    pub locale: Option<String>,
+    /// Replace the identity of a seed that is already set up (learnings and state are kept;
+    /// the old version stays in the seed's git history).
+    #[arg(long)]
+    pub force: bool,
+    /// Print the resulting identity as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--style`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StyleArg {
+    /// Short answers.
+    Concise,
+    /// Thorough answers.
+    Detailed,
+    /// Whatever the question needs.
+    Adaptive,
+}
+
+/// `status` options.
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// Print JSON for scripts.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `learn` arguments.
+#[derive(Debug, Args)]
+pub struct LearnArgs {
+    /// pattern (how the user works), insight (a fact about a project or environment) or
+    /// self_knowledge (about the assistant itself).
+    #[arg(value_enum)]
+    pub kind: KindArg,
+    /// The learning, one sentence (several words need no quotes).
+    #[arg(required = true, num_args = 1.., value_name = "TEXT")]
+    pub text: Vec<String>,
+    /// A label; repeat for more.
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+    /// Print the new learning as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The learning kinds as the command line spells them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KindArg {
+    /// How the principal works.
+    Pattern,
+    /// A fact about a project or environment.
+    Insight,
+    /// What the assistant knows about itself.
+    #[value(name = "self_knowledge", alias = "self-knowledge")]
+    SelfKnowledge,
+}

@@ -1,0 +1,12 @@
+//! Management commands: each parses its arguments, calls one service and prints the result.
+
+mod context;
+mod init;
+mod learn;
+mod prompt;
+mod status;
+
+pub use context::context;
+pub use init::init;
+pub use learn::learn;
+pub use status::status;

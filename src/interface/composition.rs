@@ -1,0 +1,126 @@
+//! The composition root: the only place that names adapters and wires them to services.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::domain::context::Mode;
+use crate::domain::ports::{Clock, IdGenerator};
+use crate::infrastructure::{
+    Config, DataHome, FixedClock, GitSeedRepository, JsonSeedRepository, RandomIds, SystemClock,
+};
+
+use super::cli::ModeArg;
+use super::environment::Environment;
+use super::error::CliError;
+
+/// How long a management command waits for another writer's lock.
+pub const COMMAND_LOCK_WAIT: Duration = Duration::from_secs(10);
+/// How long a hook waits: it must never hold up a session for long.
+pub const HOOK_LOCK_WAIT: Duration = Duration::from_millis(1_500);
+
+/// Everything a command needs, built once from the environment and the configuration.
+pub struct App {
+    /// The environment as read at start.
+    pub env: Environment,
+    /// The data home.
+    pub data_home: DataHome,
+    /// `config.toml`, or the defaults.
+    pub config: Config,
+    /// The clock (fixed by `CARRYOVER_NOW`).
+    pub clock: Arc<dyn Clock>,
+    /// Problems that did not stop the build (reported by the caller).
+    pub warnings: Vec<String>,
+}
+
+impl App {
+    /// For management commands: a malformed configuration is an error.
+    pub fn strict(env: Environment) -> Result<Self, CliError> {
+        let data_home = data_home(&env)?;
+        let config = Config::load(&data_home.config_path(), env.home.as_deref())?;
+        Ok(Self::assemble(env, data_home, config, Vec::new()))
+    }
+
+    /// For hooks: a malformed configuration falls back to the defaults with a warning.
+    pub fn lenient(env: Environment) -> Result<Self, CliError> {
+        let data_home = data_home(&env)?;
+        let mut warnings = Vec::new();
+        let config =
+            Config::load(&data_home.config_path(), env.home.as_deref()).unwrap_or_else(|error| {
+                warnings.push(format!("{error}; using the defaults"));
+                Config::default()
+            });
+        Ok(Self::assemble(env, data_home, config, warnings))
+    }
+
+    fn assemble(
+        env: Environment,
+        data_home: DataHome,
+        config: Config,
+        mut warnings: Vec<String>,
+    ) -> Self {
+        let clock: Arc<dyn Clock> = match env.fixed_now() {
+            Some(Ok(now)) => Arc::new(FixedClock(now)),
+            Some(Err(raw)) => {
+                warnings.push(format!(
+                    "CARRYOVER_NOW={raw:?} is not an RFC 3339 time; using the system clock"
+                ));
+                Arc::new(SystemClock)
+            }
+            None => Arc::new(SystemClock),
+        };
+        Self {
+            env,
+            data_home,
+            config,
+            clock,
+            warnings,
+        }
+    }
+
+    /// The seed file: `CARRYOVER_SEED`, else `seed_path` in the config, else the data home's.
+    pub fn seed_path(&self) -> PathBuf {
+        self.env
+            .carryover_seed
+            .clone()
+            .or_else(|| self.config.seed_path.clone())
+            .unwrap_or_else(|| self.data_home.seed_path())
+    }
+
+    /// The git-backed seed store.
+    pub fn seeds(&self, lock_wait: Duration) -> GitSeedRepository {
+        GitSeedRepository::new(
+            JsonSeedRepository::new(self.seed_path(), lock_wait),
+            self.clock.clone(),
+        )
+    }
+
+    /// Where new ids come from.
+    pub fn ids(&self) -> Arc<dyn IdGenerator> {
+        Arc::new(RandomIds)
+    }
+
+    /// `--mode` if given, else complement when PAI (which injects the identity) is present.
+    pub fn mode(&self, requested: Option<ModeArg>) -> Mode {
+        match requested {
+            Some(ModeArg::Full) => Mode::Full,
+            Some(ModeArg::Complement) => Mode::Complement,
+            None if self.env.pai_dir.is_some() => Mode::Complement,
+            None => Mode::Full,
+        }
+    }
+}
+
+fn data_home(env: &Environment) -> Result<DataHome, CliError> {
+    DataHome::resolve(
+        env.carryover_home.clone(),
+        env.xdg_data_home.clone(),
+        env.home.clone(),
+    )
+    .ok_or_else(|| {
+        CliError::refused(
+            "cannot tell where to keep data: none of CARRYOVER_HOME, XDG_DATA_HOME, HOME is set",
+            Some("set CARRYOVER_HOME to a directory"),
+        )
+    })
+}

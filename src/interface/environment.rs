@@ -1,0 +1,82 @@
+//! The process environment, read once, so that nothing below the interface reads it.
+
+use std::path::PathBuf;
+
+use crate::domain::seed::Timestamp;
+
+/// The variables carryover looks at.
+#[derive(Debug, Clone, Default)]
+pub struct Environment {
+    /// `HOME`.
+    pub home: Option<PathBuf>,
+    /// `CARRYOVER_HOME`: the data home.
+    pub carryover_home: Option<PathBuf>,
+    /// `XDG_DATA_HOME`.
+    pub xdg_data_home: Option<PathBuf>,
+    /// `CARRYOVER_SEED`: another seed file.
+    pub carryover_seed: Option<PathBuf>,
+    /// `PAI_DIR`: PAI injects the identity itself, so carryover complements it.
+    pub pai_dir: Option<PathBuf>,
+    /// `CARRYOVER_NOW`: a fixed time, for reproducible output.
+    pub now: Option<String>,
+    /// `TZ`.
+    pub tz: Option<String>,
+    /// `LANG`.
+    pub lang: Option<String>,
+}
+
+impl Environment {
+    /// Reads the process environment; empty values count as unset.
+    pub fn from_process() -> Self {
+        let path = |name: &str| {
+            std::env::var_os(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        let text = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        Self {
+            home: path("HOME"),
+            carryover_home: path("CARRYOVER_HOME"),
+            xdg_data_home: path("XDG_DATA_HOME"),
+            carryover_seed: path("CARRYOVER_SEED"),
+            pai_dir: path("PAI_DIR"),
+            now: text("CARRYOVER_NOW"),
+            tz: text("TZ"),
+            lang: text("LANG"),
+        }
+    }
+
+    /// `CARRYOVER_NOW` parsed; `Err` carries the bad value.
+    pub fn fixed_now(&self) -> Option<Result<Timestamp, String>> {
+        self.now
+            .as_deref()
+            .map(|raw| Timestamp::parse(raw).map_err(|_| raw.to_owned()))
+    }
+
+    /// A locale tag from `LANG` (`en_GB.UTF-8` → `en-GB`).
+    pub fn locale(&self) -> Option<String> {
+        let lang = self.lang.as_deref()?;
+        let tag = lang.split(['.', '@']).next()?.replace('_', "-");
+        (tag.len() >= 2 && tag != "C" && tag != "POSIX").then_some(tag)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case(Some("en_GB.UTF-8"), Some("en-GB"))]
+    #[case(Some("pt_PT@euro"), Some("pt-PT"))]
+    #[case(Some("C.UTF-8"), None)]
+    #[case(Some("POSIX"), None)]
+    #[case(None, None)]
+    fn derives_a_locale_from_lang(#[case] lang: Option<&str>, #[case] locale: Option<&str>) {
+        let env = Environment {
+            lang: lang.map(str::to_owned),
+            ..Environment::default()
+        };
+        assert_eq!(env.locale().as_deref(), locale);
+    }
+}

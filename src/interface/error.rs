@@ -1,0 +1,107 @@
+//! The one place errors of every layer become a message, a hint and an exit code.
+
+use std::process::ExitCode;
+
+use crate::application::AppError;
+use crate::domain::{RuleError, SeedError};
+use crate::infrastructure::ConfigError;
+
+/// Exit code of a command that failed while working (I/O, git, a lock, a corrupt seed).
+pub const EXIT_FAILURE: u8 = 1;
+/// Exit code of a request that was refused (bad input, a rule, no seed yet).
+pub const EXIT_REFUSED: u8 = 2;
+
+/// A failed management command, ready to print.
+#[derive(Debug)]
+pub struct CliError {
+    /// What went wrong.
+    pub message: String,
+    /// What to do about it.
+    pub hint: Option<String>,
+    /// The exit code.
+    pub code: u8,
+}
+
+impl CliError {
+    /// A refused request.
+    pub fn refused(message: impl Into<String>, hint: Option<&str>) -> Self {
+        Self {
+            message: message.into(),
+            hint: hint.map(str::to_owned),
+            code: EXIT_REFUSED,
+        }
+    }
+
+    /// A failure while working.
+    pub fn failed(message: impl Into<String>, hint: Option<&str>) -> Self {
+        Self {
+            message: message.into(),
+            hint: hint.map(str::to_owned),
+            code: EXIT_FAILURE,
+        }
+    }
+
+    /// Prints `carryover: message` (and the hint) to stderr and returns the exit code.
+    pub fn report(&self) -> ExitCode {
+        eprintln!("carryover: {}", self.message);
+        if let Some(hint) = &self.hint {
+            eprintln!("hint: {hint}");
+        }
+        ExitCode::from(self.code)
+    }
+}
+
+impl From<AppError> for CliError {
+    fn from(error: AppError) -> Self {
+        match error {
+            AppError::Rule(rule) => rule.into(),
+            AppError::Seed(seed) => seed.into(),
+        }
+    }
+}
+
+impl From<RuleError> for CliError {
+    fn from(error: RuleError) -> Self {
+        let hint = match &error {
+            RuleError::NotInitialised => Some("run `carryover init` first"),
+            RuleError::AlreadyInitialised => {
+                Some("add --force to replace the identity (learnings are kept)")
+            }
+            RuleError::Empty { .. } | RuleError::DuplicateLearning { .. } => None,
+        };
+        Self::refused(error.to_string(), hint)
+    }
+}
+
+impl From<SeedError> for CliError {
+    fn from(error: SeedError) -> Self {
+        match &error {
+            SeedError::Rule(rule) => rule.clone().into(),
+            SeedError::Decode { source, .. } if !source.is_corruption() => Self::refused(
+                format!("{error}; it was left untouched"),
+                Some("use the carryover release that matches this seed's version"),
+            ),
+            SeedError::Unrepairable { path, .. } => Self::failed(
+                error.to_string(),
+                Some(&format!(
+                    "fix {} by hand, or move it away and run `carryover init`",
+                    path.display()
+                )),
+            ),
+            SeedError::LockTimeout { .. } => Self::failed(
+                error.to_string(),
+                Some("another carryover is writing; try again"),
+            ),
+            _ => Self::failed(error.to_string(), None),
+        }
+    }
+}
+
+impl From<ConfigError> for CliError {
+    fn from(error: ConfigError) -> Self {
+        Self::refused(
+            error.to_string(),
+            Some("fix the file; every key is optional"),
+        )
+    }
+}

@@ -1,0 +1,117 @@
+//! The agent's hook payload, read leniently: field order, unknown fields and wrong types vary
+//! between clients and versions, and none of that may stop a session.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+/// What carryover uses of a hook payload; every field is optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HookInput {
+    /// The agent's session id (not yet validated as a path component).
+    pub session_id: Option<String>,
+    /// The session's transcript.
+    pub transcript_path: Option<PathBuf>,
+    /// The working directory of the session.
+    pub cwd: Option<PathBuf>,
+    /// `SessionStart`, `PreCompact`, `SessionEnd`…
+    pub hook_event_name: Option<String>,
+    /// How the session started: `startup`, `resume`, `clear`, `compact`.
+    pub source: Option<String>,
+    /// The model id, when the client sends it.
+    pub model: Option<String>,
+    /// What started a compaction: `manual` or `auto`.
+    pub trigger: Option<String>,
+    /// Why the session ended.
+    pub reason: Option<String>,
+}
+
+impl HookInput {
+    /// Parses a payload. Empty input is an empty payload; anything that is not a JSON object
+    /// is an empty payload plus a warning.
+    pub fn parse(bytes: &[u8]) -> (Self, Option<String>) {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return (Self::default(), None);
+        }
+        let object = match serde_json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(object)) => object,
+            Ok(_) => {
+                return (
+                    Self::default(),
+                    Some("hook input is not a JSON object; ignored".into()),
+                );
+            }
+            Err(error) => {
+                return (
+                    Self::default(),
+                    Some(format!("hook input is not JSON ({error}); ignored")),
+                );
+            }
+        };
+        let text = |key: &str| {
+            object
+                .get(key)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|value| !value.is_empty())
+                .map(str::to_owned)
+        };
+        let model = object.get("model").and_then(|model| match model {
+            Value::String(id) => Some(id.clone()),
+            Value::Object(fields) => fields.get("id").and_then(Value::as_str).map(str::to_owned),
+            _ => None,
+        });
+        let input = Self {
+            session_id: text("session_id"),
+            transcript_path: text("transcript_path").map(PathBuf::from),
+            cwd: text("cwd").map(PathBuf::from),
+            hook_event_name: text("hook_event_name"),
+            source: text("source"),
+            model,
+            trigger: text("trigger"),
+            reason: text("reason"),
+        };
+        (input, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[test]
+    fn reads_a_real_session_start_payload() {
+        let (input, warning) = HookInput::parse(include_bytes!(
+            "../../../tests/fixtures/claude-code-2.1.328/hooks/sessionstart-compact-1.json"
+        ));
+        assert_eq!(warning, None);
+        assert_eq!(
+            input.session_id.as_deref(),
+            Some("2c764cf4-ae92-42d8-88b5-e0f2690d8874")
+        );
+        assert_eq!(input.source.as_deref(), Some("compact"));
+        assert_eq!(input.model.as_deref(), Some("claude-opus-5-5"));
+        assert_eq!(input.cwd, Some(PathBuf::from("/home/user/code/notes")));
+    }
+
+    #[rstest]
+    #[case::empty(b"", false)]
+    #[case::whitespace(b" \n", false)]
+    #[case::broken(b"{\"session_id\": ", true)]
+    #[case::not_an_object(b"[1, 2]", true)]
+    fn tolerates_what_is_not_a_payload(#[case] bytes: &[u8], #[case] warns: bool) {
+        let (input, warning) = HookInput::parse(bytes);
+        assert_eq!(input, HookInput::default());
+        assert_eq!(warning.is_some(), warns);
+    }
+
+    #[test]
+    fn ignores_fields_of_the_wrong_type() {
+        let (input, _) =
+            HookInput::parse(br#"{"session_id": 42, "source": "startup", "model": {"id": "m"}}"#);
+        assert_eq!(input.session_id, None);
+        assert_eq!(input.source.as_deref(), Some("startup"));
+        assert_eq!(input.model.as_deref(), Some("m"));
+    }
+}
