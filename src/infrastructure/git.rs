@@ -59,19 +59,42 @@ impl Git {
 
     /// Stages `paths` and commits them with `message`; returns false when nothing changed.
     pub fn commit(&self, paths: &[&str], message: &str) -> Result<bool, GitError> {
+        self.commit_with(paths, message, false)
+    }
+
+    /// Like [`Git::commit`], but records the commit even when nothing changed: a repair that
+    /// restores the newest commit's content must still show in the history.
+    pub fn commit_event(&self, paths: &[&str], message: &str) -> Result<bool, GitError> {
+        self.commit_with(paths, message, true)
+    }
+
+    fn commit_with(&self, paths: &[&str], message: &str, always: bool) -> Result<bool, GitError> {
         let mut add = vec!["add", "--force", "--"];
         add.extend_from_slice(paths);
         self.run(&add)?;
         let mut diff = vec!["diff", "--cached", "--quiet", "--"];
         diff.extend_from_slice(paths);
         let staged = self.output(&diff)?;
-        match staged.status.code() {
-            Some(0) => return Ok(false),
-            Some(1) => {}
+        let changed = match staged.status.code() {
+            Some(0) => false,
+            Some(1) => true,
             _ => return Err(failure("diff", &staged)),
+        };
+        if !changed && !always {
+            return Ok(false);
         }
-        let mut commit = vec!["commit", "--quiet", "--no-verify", "-m", message, "--"];
-        commit.extend_from_slice(paths);
+        let mut commit = vec![
+            "commit",
+            "--quiet",
+            "--no-verify",
+            "--allow-empty",
+            "-m",
+            message,
+        ];
+        if changed {
+            commit.push("--");
+            commit.extend_from_slice(paths);
+        }
         self.run(&commit).map(|_| true)
     }
 

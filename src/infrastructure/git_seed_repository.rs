@@ -101,7 +101,7 @@ impl GitSeedRepository {
             problem: crate::domain::format::clip(problem, 120),
         };
         self.git
-            .commit(&[&name], &reason.to_string())
+            .commit_event(&[&name], &reason.to_string())
             .map_err(|e| self.git_error(e))?;
         Ok(LoadedSeed {
             seed,

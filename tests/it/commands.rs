@@ -1,0 +1,229 @@
+//! `init`, `learn`, `status` and `context` as a user runs them.
+
+use predicates::prelude::*;
+use predicates::str::contains;
+use serde_json::Value;
+
+use crate::support::Hermetic;
+
+fn json(output: &std::process::Output) -> Value {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("JSON on stdout")
+}
+
+#[test]
+fn init_writes_the_identity_and_refuses_to_overwrite_it() {
+    let env = Hermetic::new();
+    env.init();
+    env.carryover()
+        .args(["init", "--ai-name", "Other", "--principal", "Someone"])
+        .assert()
+        .code(2)
+        .stderr(contains("already exists"))
+        .stderr(contains("--force"));
+    env.carryover()
+        .args(["learn", "pattern", "Survives a forced init"])
+        .assert()
+        .success();
+    env.carryover()
+        .args([
+            "init",
+            "--ai-name",
+            "Nova",
+            "--principal",
+            "Mara",
+            "--force",
+        ])
+        .assert()
+        .success();
+    env.carryover()
+        .arg("context")
+        .assert()
+        .success()
+        .stdout(contains("Identity: Nova (serving Mara)"))
+        .stdout(contains("Survives a forced init"));
+}
+
+#[test]
+fn init_without_a_terminal_needs_the_names() {
+    let env = Hermetic::new();
+    env.carryover()
+        .arg("init")
+        .assert()
+        .code(2)
+        .stderr(contains("--ai-name is required when there is no terminal"));
+    assert!(!env.seed_path().exists());
+}
+
+#[test]
+fn init_takes_the_locale_from_lang() {
+    let env = Hermetic::new();
+    let output = env
+        .carryover()
+        .env("LANG", "pt_PT.UTF-8")
+        .args(["init", "--ai-name", "Juno", "--principal", "Mara", "--json"])
+        .output()
+        .unwrap();
+    let value = json(&output);
+    assert_eq!(value["locale"], "pt-PT");
+    assert_eq!(value["style"], "adaptive");
+    assert_eq!(value["catchphrase"], "Juno here, ready to go.");
+}
+
+#[test]
+fn learn_needs_a_seed_and_refuses_duplicates() {
+    let env = Hermetic::new();
+    env.carryover()
+        .args(["learn", "pattern", "Nothing to add it to"])
+        .assert()
+        .code(2)
+        .stderr(contains("carryover init"));
+    env.init();
+    let value = json(
+        &env.carryover()
+            .args([
+                "learn", "insight", "Staging", "resets", "every", "Sunday", "--tag", "staging",
+                "--json",
+            ])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(value["content"], "Staging resets every Sunday");
+    assert_eq!(value["tags"], serde_json::json!(["staging"]));
+    assert!(value["id"].as_str().unwrap().starts_with("ins_"));
+    env.carryover()
+        .args(["learn", "insight", "staging resets every sunday."])
+        .assert()
+        .code(2)
+        .stderr(contains("already exists"));
+    env.carryover()
+        .args(["learn", "opinion", "x"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn context_json_carries_the_documented_fields() {
+    let env = Hermetic::new();
+    env.install_example_seed();
+    let value = json(
+        &env.carryover()
+            .args(["context", "--json"])
+            .output()
+            .unwrap(),
+    );
+    for field in [
+        "context",
+        "needs_setup",
+        "mode",
+        "token_estimate",
+        "learnings_shown",
+        "learnings_total",
+        "learnings",
+        "proposal_count",
+        "notice",
+        "handoff",
+        "startup_instruction",
+    ] {
+        assert!(value.get(field).is_some(), "{field} missing");
+    }
+    assert_eq!(value["needs_setup"], false);
+    assert_eq!(value["mode"], "full");
+    assert_eq!(value["learnings_total"], 13);
+    assert_eq!(value["proposal_count"], 3);
+    let shown = value["learnings"].as_array().unwrap();
+    assert_eq!(value["learnings_shown"], shown.len());
+    assert!(
+        shown
+            .iter()
+            .all(|l| l["score"].is_null() && l["id"].is_string() && l["type"].is_string())
+    );
+    let context = value["context"].as_str().unwrap();
+    assert_eq!(value["token_estimate"], context.chars().count().div_ceil(4));
+    for learning in shown {
+        assert!(context.contains(learning["content"].as_str().unwrap()));
+    }
+}
+
+#[test]
+fn context_mode_flag_overrides_pai_dir() {
+    let env = Hermetic::new();
+    env.init();
+    env.carryover()
+        .env("PAI_DIR", env.home())
+        .args(["context", "--mode", "full"])
+        .assert()
+        .success()
+        .stdout(contains("Identity: Juno"));
+    let value = json(
+        &env.carryover()
+            .env("PAI_DIR", env.home())
+            .args(["context", "--json"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(value["mode"], "complement");
+}
+
+#[test]
+fn status_reports_the_seed_and_its_history() {
+    let env = Hermetic::new();
+    env.carryover()
+        .arg("status")
+        .assert()
+        .success()
+        .stdout(contains("not created yet"));
+    env.install_example_seed();
+    env.carryover()
+        .arg("status")
+        .assert()
+        .success()
+        .stdout(contains("State:      valid"))
+        .stdout(contains("Identity:   Juno (serving Mara)"))
+        .stdout(contains(
+            "Learnings:  6 pattern, 5 insight, 2 self_knowledge",
+        ))
+        .stdout(contains("Proposals:  3 pending"))
+        .stdout(contains("Git:        1 commits"));
+    let value = json(&env.carryover().args(["status", "--json"]).output().unwrap());
+    assert_eq!(value["valid"], true);
+    assert_eq!(value["version"], "1.0.0");
+    assert_eq!(value["learnings"]["pattern"], 6);
+    assert_eq!(value["git"]["uncommitted_changes"], false);
+}
+
+#[test]
+fn a_malformed_config_stops_commands_with_the_file_and_key() {
+    let env = Hermetic::new();
+    env.init();
+    fs_err::write(
+        env.data().join("config.toml"),
+        "[context]\nbudget_chars = \"big\"\n",
+    )
+    .unwrap();
+    env.carryover()
+        .arg("context")
+        .assert()
+        .code(2)
+        .stderr(contains("config.toml").and(contains("budget_chars")));
+}
+
+#[cfg(unix)]
+#[test]
+fn the_data_home_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Hermetic::new();
+    let data = env.home().join("fresh-data");
+    env.carryover()
+        .env("CARRYOVER_HOME", &data)
+        .args(["init", "--ai-name", "Juno", "--principal", "Mara"])
+        .assert()
+        .success();
+    let mode = |p: &std::path::Path| fs_err::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&data), 0o700);
+    assert_eq!(mode(&data.join("seed.json")), 0o600);
+}

@@ -1,0 +1,8 @@
+//! Integration tests: the real `carryover` binary in a hermetic environment, on real files and
+//! real git. One test binary, so everything links once.
+
+mod commands;
+mod repair;
+mod seed_store;
+mod session_start;
+mod support;

@@ -1,0 +1,201 @@
+//! `hook session-start` over the real client's payloads.
+
+use crate::support::{Hermetic, envelope, fixture, session_start_fixtures};
+
+#[test]
+fn every_real_payload_gets_identity_learnings_proposals_and_state() {
+    let env = Hermetic::new();
+    env.install_example_seed();
+    for payload in session_start_fixtures() {
+        let output = env
+            .carryover()
+            .args(["hook", "session-start"])
+            .pipe_stdin(&payload)
+            .unwrap()
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{payload:?}");
+        let (_, context) = envelope(&output.stdout);
+        for expected in [
+            "Identity: Juno (serving Mara)",
+            "Style: concise | Timezone: Europe/Lisbon | Locale: en-GB",
+            "Learnings: 13 confirmed (6 patterns, 5 insights, 2 self-knowledge)",
+            "Pending proposals (3):",
+            "[insight] The fetcher's retry budget must stay below",
+            "Last session: 1 day ago (2026-11-21 18:40 UTC)",
+            "Active projects: shop-api, notes",
+            "Checkpoint: ckpt_2026-11-21_001",
+        ] {
+            assert!(
+                context.contains(expected),
+                "{payload:?}: {expected:?} missing in\n{context}"
+            );
+        }
+        assert!(
+            !context.contains("Uses anyhow in binaries only"),
+            "the rejected proposal leaked"
+        );
+        assert!(context.chars().count() <= 9_000);
+    }
+}
+
+#[test]
+fn it_never_modifies_the_seed() {
+    let env = Hermetic::new();
+    env.install_example_seed();
+    let before = fs_err::read(env.seed_path()).unwrap();
+    let modified = fs_err::metadata(env.seed_path())
+        .unwrap()
+        .modified()
+        .unwrap();
+    let commits = env.git(&["rev-list", "--count", "HEAD"]);
+    for payload in session_start_fixtures() {
+        env.carryover()
+            .args(["hook", "session-start"])
+            .pipe_stdin(payload)
+            .unwrap()
+            .assert()
+            .success();
+    }
+    assert_eq!(fs_err::read(env.seed_path()).unwrap(), before);
+    assert_eq!(
+        fs_err::metadata(env.seed_path())
+            .unwrap()
+            .modified()
+            .unwrap(),
+        modified
+    );
+    assert_eq!(env.git(&["rev-list", "--count", "HEAD"]), commits);
+}
+
+#[test]
+fn first_run_prints_a_setup_context_and_tells_the_user() {
+    let env = Hermetic::new();
+    let output = env
+        .carryover()
+        .args(["hook", "session-start"])
+        .pipe_stdin(fixture(
+            "claude-code-2.1.328/hooks/sessionstart-startup-1.json",
+        ))
+        .unwrap()
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let (value, context) = envelope(&output.stdout);
+    assert!(context.contains("carryover init"), "{context}");
+    assert!(
+        value["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("carryover init")
+    );
+    assert!(!env.seed_path().exists(), "the hook must not create a seed");
+}
+
+#[rstest::rstest]
+#[case::empty(b"" as &[u8])]
+#[case::broken(b"{\"session_id\": \"abc")]
+#[case::not_json(b"\x00\xff garbage")]
+fn tolerates_missing_or_broken_stdin(#[case] stdin: &[u8]) {
+    let env = Hermetic::new();
+    env.init();
+    let output = env
+        .carryover()
+        .args(["hook", "session-start"])
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let (_, context) = envelope(&output.stdout);
+    assert!(context.contains("Identity: Juno (serving Mara)"));
+}
+
+#[test]
+fn without_any_home_it_still_prints_a_valid_payload() {
+    let env = Hermetic::new();
+    let output = env
+        .carryover()
+        .env_remove("HOME")
+        .env_remove("CARRYOVER_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .args(["hook", "session-start"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let (_, context) = envelope(&output.stdout);
+    assert!(context.contains("CARRYOVER_HOME"), "{context}");
+    assert!(!output.stderr.is_empty());
+}
+
+#[test]
+fn pai_dir_switches_to_complement_mode() {
+    let env = Hermetic::new();
+    env.init();
+    let output = env
+        .carryover()
+        .env("PAI_DIR", env.home())
+        .args(["hook", "session-start"])
+        .output()
+        .unwrap();
+    let (_, context) = envelope(&output.stdout);
+    assert!(!context.contains("Identity:"), "{context}");
+    assert!(context.contains("No confirmed learnings yet."));
+}
+
+#[test]
+fn a_malformed_config_falls_back_to_defaults_and_logs_it() {
+    let env = Hermetic::new();
+    env.init();
+    fs_err::write(env.data().join("config.toml"), "[context\nbudget_chars = ").unwrap();
+    let output = env
+        .carryover()
+        .args(["hook", "session-start"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let (_, context) = envelope(&output.stdout);
+    assert!(context.contains("Identity: Juno"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("config.toml"));
+    let log = fs_err::read_to_string(env.data().join("logs/carryover.log")).unwrap();
+    assert!(
+        log.contains("session-start") && log.contains("config.toml"),
+        "{log}"
+    );
+}
+
+#[test]
+fn the_plain_agent_gets_the_bare_text() {
+    let env = Hermetic::new();
+    env.init();
+    let output = env
+        .carryover()
+        .args(["hook", "session-start", "--agent", "plain"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.starts_with("Identity: Juno (serving Mara)"), "{text}");
+}
+
+#[test]
+fn a_configured_budget_is_respected() {
+    let env = Hermetic::new();
+    env.install_example_seed();
+    fs_err::write(
+        env.data().join("config.toml"),
+        "[context]\nbudget_chars = 500\n",
+    )
+    .unwrap();
+    let output = env
+        .carryover()
+        .args(["hook", "session-start"])
+        .output()
+        .unwrap();
+    let (_, context) = envelope(&output.stdout);
+    assert!(
+        context.chars().count() <= 500,
+        "{} chars",
+        context.chars().count()
+    );
+    assert!(context.starts_with("Identity: Juno"));
+    assert!(context.contains("more not shown"), "{context}");
+}

@@ -1,0 +1,181 @@
+//! A hermetic environment for running the binary: temp `HOME`, `CARRYOVER_HOME`, `XDG_*`, git
+//! configuration isolated from the machine's, and a fixed clock.
+
+use std::path::{Path, PathBuf};
+use std::process::Command as StdCommand;
+
+use assert_cmd::Command;
+use serde_json::Value;
+use tempfile::TempDir;
+
+/// The instant every test runs at (`CARRYOVER_NOW`).
+pub const NOW: &str = "2026-11-22T18:40:00Z";
+
+/// A fresh home and data home for one test.
+pub struct Hermetic {
+    root: TempDir,
+}
+
+impl Hermetic {
+    pub fn new() -> Self {
+        let root = tempfile::tempdir().expect("temp dir");
+        for dir in [
+            "home",
+            "data",
+            "xdg/data",
+            "xdg/config",
+            "xdg/state",
+            "xdg/cache",
+        ] {
+            fs_err::create_dir_all(root.path().join(dir)).unwrap();
+        }
+        Self { root }
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.root.path().join("home")
+    }
+
+    pub fn data(&self) -> PathBuf {
+        self.root.path().join("data")
+    }
+
+    pub fn seed_path(&self) -> PathBuf {
+        self.data().join("seed.json")
+    }
+
+    /// `carryover` with only the variables this environment sets.
+    pub fn carryover(&self) -> Command {
+        let mut command = Command::new(assert_cmd::cargo::cargo_bin!("carryover"));
+        self.apply(&mut command);
+        command
+    }
+
+    /// The same environment for a plain process (used to spawn concurrent writers).
+    pub fn std_carryover(&self) -> StdCommand {
+        let mut command = StdCommand::new(assert_cmd::cargo::cargo_bin!("carryover"));
+        command.env_clear();
+        for (key, value) in self.variables() {
+            command.env(key, value);
+        }
+        command
+    }
+
+    fn apply(&self, command: &mut Command) {
+        command.env_clear();
+        for (key, value) in self.variables() {
+            command.env(key, value);
+        }
+    }
+
+    fn variables(&self) -> Vec<(String, String)> {
+        let root = self.root.path();
+        let path = |p: &str| root.join(p).to_string_lossy().into_owned();
+        vec![
+            ("PATH".into(), std::env::var("PATH").unwrap_or_default()),
+            ("HOME".into(), path("home")),
+            ("CARRYOVER_HOME".into(), path("data")),
+            ("XDG_DATA_HOME".into(), path("xdg/data")),
+            ("XDG_CONFIG_HOME".into(), path("xdg/config")),
+            ("XDG_STATE_HOME".into(), path("xdg/state")),
+            ("XDG_CACHE_HOME".into(), path("xdg/cache")),
+            ("GIT_CONFIG_NOSYSTEM".into(), "1".into()),
+            ("GIT_CONFIG_GLOBAL".into(), "/dev/null".into()),
+            ("CARRYOVER_NOW".into(), NOW.into()),
+        ]
+    }
+
+    /// Sets up Juno serving Mara through `init`, so the seed is committed.
+    pub fn init(&self) {
+        self.carryover()
+            .args([
+                "init",
+                "--ai-name",
+                "Juno",
+                "--principal",
+                "Mara",
+                "--style",
+                "concise",
+            ])
+            .args(["--timezone", "Europe/Lisbon", "--locale", "en-GB"])
+            .assert()
+            .success();
+    }
+
+    /// Installs the example seed (12 learnings, 3 pending proposals) and commits it the way
+    /// carryover would, by letting a `learn` create the repository around it.
+    pub fn install_example_seed(&self) {
+        fs_err::copy(fixture("seed/seed.json"), self.seed_path()).unwrap();
+        self.carryover()
+            .args([
+                "learn",
+                "insight",
+                "The example seed was installed for this test",
+            ])
+            .assert()
+            .success();
+    }
+
+    /// `git <args>` in the data home's repository.
+    pub fn git(&self, args: &[&str]) -> String {
+        let output = StdCommand::new("git")
+            .arg("-C")
+            .arg(self.data())
+            .args(args)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    }
+}
+
+/// A file under `tests/fixtures`.
+pub fn fixture(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(relative)
+}
+
+/// Every SessionStart payload captured from the real client.
+pub fn session_start_fixtures() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = fs_err::read_dir(fixture("claude-code-2.1.328/hooks"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            path.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("sessionstart-")
+        })
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 7, "fixtures missing: {paths:?}");
+    paths
+}
+
+/// Parses the hook's stdout, asserting it is exactly one JSON object, and returns it with its
+/// `additionalContext`.
+pub fn envelope(stdout: &[u8]) -> (Value, String) {
+    let text = std::str::from_utf8(stdout).expect("stdout is UTF-8");
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let value = stream.next().expect("one JSON value").expect("valid JSON");
+    assert!(
+        stream.next().is_none(),
+        "more than one value on stdout: {text}"
+    );
+    assert_eq!(
+        value["hookSpecificOutput"]["hookEventName"], "SessionStart",
+        "{text}"
+    );
+    let context = value["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .expect("additionalContext is a string")
+        .to_owned();
+    (value, context)
+}
