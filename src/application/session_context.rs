@@ -1,6 +1,5 @@
 //! Composes what a session start injects from the seed.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::domain::context::{
@@ -10,7 +9,7 @@ use crate::domain::format::{
     RECENT_PER_KIND, identity_summary, learning_summary, pending_proposals, session_state,
 };
 use crate::domain::ports::{Clock, SeedRepository};
-use crate::domain::seed::{Learning, LearningKind, Seed};
+use crate::domain::seed::Seed;
 
 /// What the caller wants composed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,21 +107,21 @@ impl<S: SeedRepository> SessionContextService<S> {
     }
 }
 
-/// The learnings behind the keys the composed text kept, in the text's order.
+/// The learnings behind the keys the composed text kept, in the text's order. The keys are
+/// few (a handful per kind), so the learnings are scanned once against them.
 fn shown_learnings(seed: &Seed, keys: &[String]) -> Vec<ShownLearning> {
-    let by_id: HashMap<&str, (LearningKind, &Learning)> = seed
-        .confirmed_learnings()
-        .map(|(kind, learning)| (learning.id.as_str(), (kind, learning)))
-        .collect();
-    keys.iter()
-        .filter_map(|key| by_id.get(key.as_str()))
-        .map(|(kind, learning)| ShownLearning {
-            id: learning.id.clone(),
-            kind: *kind,
-            content: learning.content.clone(),
-            score: None,
-        })
-        .collect()
+    let mut found: Vec<Option<ShownLearning>> = vec![None; keys.len()];
+    for (kind, learning) in seed.confirmed_learnings() {
+        if let Some(slot) = keys.iter().position(|key| *key == learning.id) {
+            found[slot] = Some(ShownLearning {
+                id: learning.id.clone(),
+                kind,
+                content: learning.content.clone(),
+                score: None,
+            });
+        }
+    }
+    found.into_iter().flatten().collect()
 }
 
 #[cfg(test)]

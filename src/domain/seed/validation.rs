@@ -29,7 +29,8 @@ impl fmt::Display for ValidationIssue {
     }
 }
 
-/// Every rule the seed breaks, in document order; empty when it is valid.
+/// Every rule the seed breaks, in document order; empty when it is valid. Paths are only
+/// formatted for the problems found: a session start validates every learning of the seed.
 pub fn validate(seed: &Seed) -> Vec<ValidationIssue> {
     let mut issues = Vec::new();
     if FormatVersion::parse(&seed.version).is_none() {
@@ -38,32 +39,33 @@ pub fn validate(seed: &Seed) -> Vec<ValidationIssue> {
             format!("{:?} is not a version such as 1.0.0", seed.version),
         ));
     }
-    require_text(
-        &mut issues,
-        "$.identity.principalName",
-        &seed.identity.principal_name,
-    );
-    require_text(&mut issues, "$.identity.aiName", &seed.identity.ai_name);
+    require_text(&mut issues, &seed.identity.principal_name, || {
+        "$.identity.principalName".into()
+    });
+    require_text(&mut issues, &seed.identity.ai_name, || {
+        "$.identity.aiName".into()
+    });
 
-    let mut seen_ids: HashMap<&str, String> = HashMap::new();
+    let entries = seed.learned.len() + seed.state.proposals.len();
+    let mut seen_ids: HashMap<&str, Location> = HashMap::with_capacity(entries);
     for kind in LearningKind::ALL {
         for (index, learning) in seed.learned.of(kind).iter().enumerate() {
-            let at = format!("$.learned.{}[{index}]", kind.list_key());
-            require_text(&mut issues, &format!("{at}.id"), &learning.id);
-            require_text(&mut issues, &format!("{at}.content"), &learning.content);
-            require_unique(&mut issues, &mut seen_ids, &learning.id, format!("{at}.id"));
+            let at = Location::Learning(kind, index);
+            require_text(&mut issues, &learning.id, || at.field("id"));
+            require_text(&mut issues, &learning.content, || at.field("content"));
+            require_unique(&mut issues, &mut seen_ids, &learning.id, at);
         }
     }
     for (index, proposal) in seed.state.proposals.iter().enumerate() {
-        let at = format!("$.state.proposals[{index}]");
-        require_text(&mut issues, &format!("{at}.id"), &proposal.id);
-        require_text(&mut issues, &format!("{at}.content"), &proposal.content);
-        require_unique(&mut issues, &mut seen_ids, &proposal.id, format!("{at}.id"));
+        let at = Location::Proposal(index);
+        require_text(&mut issues, &proposal.id, || at.field("id"));
+        require_text(&mut issues, &proposal.content, || at.field("content"));
+        require_unique(&mut issues, &mut seen_ids, &proposal.id, at);
         if let Some(confidence) = proposal.confidence
             && !(0.0..=1.0).contains(&confidence)
         {
             issues.push(ValidationIssue::new(
-                format!("{at}.confidence"),
+                at.field("confidence"),
                 format!("must be between 0 and 1, not {confidence}"),
             ));
         }
@@ -71,28 +73,44 @@ pub fn validate(seed: &Seed) -> Vec<ValidationIssue> {
     issues
 }
 
-fn require_text(issues: &mut Vec<ValidationIssue>, path: &str, value: &str) {
+/// Where an entry sits, kept unformatted until a problem needs its path.
+#[derive(Debug, Clone, Copy)]
+enum Location {
+    Learning(LearningKind, usize),
+    Proposal(usize),
+}
+
+impl Location {
+    fn field(self, name: &str) -> String {
+        match self {
+            Self::Learning(kind, index) => format!("$.learned.{}[{index}].{name}", kind.list_key()),
+            Self::Proposal(index) => format!("$.state.proposals[{index}].{name}"),
+        }
+    }
+}
+
+fn require_text(issues: &mut Vec<ValidationIssue>, value: &str, path: impl FnOnce() -> String) {
     if value.trim().is_empty() {
-        issues.push(ValidationIssue::new(path, "must not be empty"));
+        issues.push(ValidationIssue::new(path(), "must not be empty"));
     }
 }
 
 fn require_unique<'a>(
     issues: &mut Vec<ValidationIssue>,
-    seen: &mut HashMap<&'a str, String>,
+    seen: &mut HashMap<&'a str, Location>,
     id: &'a str,
-    path: String,
+    at: Location,
 ) {
     if id.trim().is_empty() {
         return;
     }
     if let Some(first) = seen.get(id) {
         issues.push(ValidationIssue::new(
-            path,
-            format!("duplicates the id at {first}"),
+            at.field("id"),
+            format!("duplicates the id at {}", first.field("id")),
         ));
     } else {
-        seen.insert(id, path);
+        seen.insert(id, at);
     }
 }
 
