@@ -2,11 +2,15 @@
 //! ports the outer layers implement. No I/O, no clock, no environment.
 
 pub mod change_reason;
+pub mod compaction;
 pub mod context;
 pub mod error;
 pub mod format;
 pub mod ports;
+pub mod project;
 pub mod seed;
+pub mod session_id;
+pub mod transcript;
 
 pub use change_reason::ChangeReason;
 pub use error::{RuleError, SeedError};

@@ -9,6 +9,7 @@ mod pending_proposals;
 mod relative_time;
 mod session_state;
 mod text;
+mod xml;
 
 pub use identity_summary::identity_summary;
 pub use learning_summary::{RECENT_PER_KIND, learning_summary};
@@ -16,3 +17,4 @@ pub use pending_proposals::pending_proposals;
 pub use relative_time::relative_time;
 pub use session_state::session_state;
 pub use text::clip;
+pub use xml::{xml_attr, xml_text};

@@ -1,0 +1,16 @@
+//! Compaction versus reset: how full the context was, which tier that is, and what the next
+//! session start should be told.
+
+mod context_state;
+mod detection;
+mod model_window;
+mod notice;
+mod resumption;
+mod tier;
+
+pub use context_state::ContextState;
+pub use detection::{StartKind, StartSource, detect};
+pub use model_window::{DEFAULT_WINDOW, context_window};
+pub use notice::{bare_compaction_notice, boundary_notice, compaction_notice, reset_notice};
+pub use resumption::resumption_summary;
+pub use tier::{Fill, Thresholds, Tier};

@@ -1,0 +1,48 @@
+//! Escaping for the XML-shaped notices the context carries.
+
+/// Escapes text for an element body: `&`, `<`, `>`.
+pub fn xml_text(text: &str) -> String {
+    escape(text, false)
+}
+
+/// Escapes text for a double-quoted attribute: also `"` and `'`, and newlines as references.
+pub fn xml_attr(text: &str) -> String {
+    escape(text, true)
+}
+
+fn escape(text: &str, attribute: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' if attribute => out.push_str("&quot;"),
+            '\'' if attribute => out.push_str("&apos;"),
+            '\n' if attribute => out.push_str("&#10;"),
+            c if c.is_control() && c != '\n' && c != '\t' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case::plain("fill", "fill")]
+    #[case::markup("</compaction-notice><x>", "&lt;/compaction-notice&gt;&lt;x&gt;")]
+    #[case::ampersand("a & b", "a &amp; b")]
+    #[case::control_dropped("a\u{0}b\u{1b}", "ab")]
+    fn escapes_bodies(#[case] raw: &str, #[case] escaped: &str) {
+        assert_eq!(xml_text(raw), escaped);
+    }
+
+    #[test]
+    fn escapes_quotes_and_newlines_in_attributes() {
+        assert_eq!(xml_attr("a\"b'c\nd"), "a&quot;b&apos;c&#10;d");
+    }
+}
