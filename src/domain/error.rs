@@ -79,3 +79,53 @@ pub enum SeedError {
     #[error(transparent)]
     Rule(#[from] RuleError),
 }
+
+/// What the per-project context state store can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory involved.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The state file is not valid JSON of the expected shape.
+    #[error("{path}: unreadable state ({reason}); treated as no state")]
+    Corrupt {
+        /// The state file.
+        path: PathBuf,
+        /// The parser's words.
+        reason: String,
+    },
+    /// Another process held the state's lock for too long.
+    #[error("{path}: still locked after {waited_ms} ms")]
+    LockTimeout {
+        /// The lock file.
+        path: PathBuf,
+        /// How long this process waited.
+        waited_ms: u64,
+    },
+    /// A checkpoint path that does not lie in the project's checkpoint directory.
+    #[error("{path}: not a checkpoint of this project; not read")]
+    ForeignCheckpoint {
+        /// The path that was refused.
+        path: PathBuf,
+    },
+}
+
+/// What reading a transcript can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum TranscriptError {
+    /// The transcript could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The transcript.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+}

@@ -13,4 +13,4 @@ pub mod session_id;
 pub mod transcript;
 
 pub use change_reason::ChangeReason;
-pub use error::{RuleError, SeedError};
+pub use error::{RuleError, SeedError, StateError, TranscriptError};

@@ -1,23 +1,30 @@
 //! Adapters: the filesystem, git, the clock and id source behind the domain's ports.
 
 mod atomic_write;
+mod claude_transcript;
 mod config;
 mod data_home;
 mod diagnostics_log;
 mod file_lock;
+mod fs_project_context;
 mod git;
 mod git_seed_repository;
+mod json_context_state_store;
 mod json_seed_repository;
 mod random_ids;
+mod reverse_lines;
 mod system_clock;
 
 pub use atomic_write::{create_private_dir, write_atomic};
+pub use claude_transcript::ClaudeTranscriptReader;
 pub use config::{Config, ConfigError, ContextConfig};
 pub use data_home::DataHome;
 pub use diagnostics_log::DiagnosticsLog;
 pub use file_lock::FileLock;
+pub use fs_project_context::FsProjectContext;
 pub use git::Git;
 pub use git_seed_repository::GitSeedRepository;
+pub use json_context_state_store::JsonContextStateStore;
 pub use json_seed_repository::JsonSeedRepository;
 pub use random_ids::RandomIds;
 pub use system_clock::{FixedClock, SystemClock};

@@ -1,16 +1,28 @@
 //! The ports: what the application needs from the world, implemented in `infrastructure`.
 
 mod clock;
+mod context_state_store;
 mod id_generator;
+mod project_context;
 mod seed_repository;
+mod transcript_reader;
 
 pub use clock::Clock;
+pub use context_state_store::{ContextStateStore, StateEdit};
 pub use id_generator::IdGenerator;
+pub use project_context::ProjectContext;
 pub use seed_repository::{LoadedSeed, Repaired, SeedEdit, SeedHistory, SeedRepository};
+pub use transcript_reader::{DigestScope, TranscriptReader};
 
 #[cfg(test)]
 pub use clock::MockClock;
 #[cfg(test)]
+pub use context_state_store::MockContextStateStore;
+#[cfg(test)]
 pub use id_generator::MockIdGenerator;
 #[cfg(test)]
+pub use project_context::MockProjectContext;
+#[cfg(test)]
 pub use seed_repository::MockSeedRepository;
+#[cfg(test)]
+pub use transcript_reader::MockTranscriptReader;
