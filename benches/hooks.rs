@@ -13,8 +13,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const PAYLOAD: &[u8] =
+const START_PAYLOAD: &[u8] =
     include_bytes!("../tests/fixtures/claude-code-2.1.328/hooks/sessionstart-startup-2.json");
+const SHOP_API_TRANSCRIPT: &str = include_str!(
+    "../tests/fixtures/claude-code-2.1.328/transcripts/shop-api--81b8f225-6c82-470b-98cc-ec96494e08b9.jsonl"
+);
 const EXAMPLE_SEED: &str = include_str!("../tests/fixtures/seed/seed.json");
 
 struct Row {
@@ -38,18 +41,41 @@ fn main() {
     let example = data_home(dir.path(), "example", EXAMPLE_SEED.to_owned());
     let thousand = data_home(dir.path(), "1000", generated_seed(1_000));
 
+    let transcript = generated_transcript(dir.path(), 200 * 1024 * 1024);
+    let pre_compact_payload = serde_json::to_vec(&serde_json::json!({
+        "session_id": "81b8f225-6c82-470b-98cc-ec96494e08b9",
+        "transcript_path": transcript,
+        "cwd": dir.path(),
+        "hook_event_name": "PreCompact",
+        "trigger": "auto",
+    }))
+    .unwrap();
+
     let rows = vec![
-        measure("/bin/true (process start floor)", runs, || {
-            Command::new("/bin/true")
-        }),
+        measure(
+            "/bin/true (process start floor)",
+            runs,
+            START_PAYLOAD,
+            || Command::new("/bin/true"),
+        ),
         measure(
             "hook session-start, example seed (12 learnings)",
             runs,
-            || session_start(&binary, &example),
+            START_PAYLOAD,
+            || hook(&binary, &example, "session-start"),
         ),
-        measure("hook session-start, 1,000 learnings", runs, || {
-            session_start(&binary, &thousand)
-        }),
+        measure(
+            "hook session-start, 1,000 learnings",
+            runs,
+            START_PAYLOAD,
+            || hook(&binary, &thousand, "session-start"),
+        ),
+        measure(
+            "hook pre-compact, 200 MB transcript",
+            runs,
+            &pre_compact_payload,
+            || hook(&binary, &example, "pre-compact"),
+        ),
     ];
     println!("runs per row: {runs}\n");
     println!("| command | median | p90 | peak RSS |");
@@ -68,10 +94,10 @@ fn main() {
     }
 }
 
-fn session_start(binary: &Path, home: &Path) -> Command {
+fn hook(binary: &Path, home: &Path, event: &str) -> Command {
     let mut command = Command::new(binary);
     command
-        .args(["hook", "session-start"])
+        .args(["hook", event])
         .env_clear()
         .env("HOME", home)
         .env("CARRYOVER_HOME", home)
@@ -124,22 +150,45 @@ fn generated_seed(count: usize) -> String {
     serde_json::to_string_pretty(&seed).unwrap()
 }
 
-fn measure(name: &str, runs: usize, make: impl Fn() -> Command) -> Row {
-    for _ in 0..runs.min(10) {
-        run_once(make());
+/// A Claude Code transcript of about `size` bytes: the shop-api session's rows repeated, with
+/// a large tool result in each round as real sessions have, so the hook must not read it all.
+fn generated_transcript(dir: &Path, size: usize) -> PathBuf {
+    let path = dir.join("transcript-200mb.jsonl");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let big_result = serde_json::json!({
+        "type": "user",
+        "isSidechain": false,
+        "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_x", "content": "x".repeat(200_000)}]},
+    })
+    .to_string();
+    let mut written = 0;
+    while written < size {
+        file.write_all(SHOP_API_TRANSCRIPT.as_bytes()).unwrap();
+        file.write_all(big_result.as_bytes()).unwrap();
+        file.write_all(b"\n").unwrap();
+        written += SHOP_API_TRANSCRIPT.len() + big_result.len() + 1;
     }
-    let mut times: Vec<Duration> = (0..runs).map(|_| run_once(make())).collect();
+    file.write_all(SHOP_API_TRANSCRIPT.as_bytes()).unwrap();
+    file.flush().unwrap();
+    path
+}
+
+fn measure(name: &str, runs: usize, stdin: &[u8], make: impl Fn() -> Command) -> Row {
+    for _ in 0..runs.min(10) {
+        run_once(make(), stdin);
+    }
+    let mut times: Vec<Duration> = (0..runs).map(|_| run_once(make(), stdin)).collect();
     times.sort();
     Row {
         name: name.to_owned(),
         median: times[times.len() / 2],
         p90: times[times.len() * 9 / 10],
-        peak_rss_kib: peak_rss(make()),
+        peak_rss_kib: peak_rss(make(), stdin),
     }
 }
 
 /// Runs one process with the payload on stdin and returns its wall time.
-fn run_once(mut command: Command) -> Duration {
+fn run_once(mut command: Command, stdin_bytes: &[u8]) -> Duration {
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -147,7 +196,7 @@ fn run_once(mut command: Command) -> Duration {
     let started = Instant::now();
     let mut child = command.spawn().expect("spawn");
     if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(PAYLOAD);
+        let _ = stdin.write_all(stdin_bytes);
     }
     let status = child.wait().expect("wait");
     let elapsed = started.elapsed();
@@ -156,7 +205,7 @@ fn run_once(mut command: Command) -> Duration {
 }
 
 /// Peak RSS in KiB of one run, measured by `/usr/bin/time`; `None` when it is not installed.
-fn peak_rss(command: Command) -> Option<u64> {
+fn peak_rss(command: Command, stdin_bytes: &[u8]) -> Option<u64> {
     let time = Path::new("/usr/bin/time");
     if !time.exists() {
         return None;
@@ -178,7 +227,7 @@ fn peak_rss(command: Command) -> Option<u64> {
         .stderr(Stdio::piped());
     let mut child = wrapped.spawn().ok()?;
     if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(PAYLOAD);
+        let _ = stdin.write_all(stdin_bytes);
     }
     let output = child.wait_with_output().ok()?;
     String::from_utf8_lossy(&output.stderr)

@@ -3,11 +3,16 @@
 mod error;
 mod init_seed;
 mod learn;
+mod pre_compact;
 mod seed_status;
 mod session_context;
+mod start_notice;
+mod window_settings;
 
 pub use error::AppError;
 pub use init_seed::{InitRequest, InitSeed};
 pub use learn::Learn;
+pub use pre_compact::{CHECKPOINT_TAIL_BYTES, PreCompact, PreCompactOutcome, PreCompactRequest};
 pub use seed_status::{SeedStatus, StatusReport};
-pub use session_context::{ContextRequest, SessionContextService};
+pub use session_context::{ContextRequest, SessionContextService, StartInfo};
+pub use window_settings::WindowSettings;

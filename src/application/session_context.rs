@@ -1,42 +1,104 @@
-//! Composes what a session start injects from the seed.
+//! Composes what a session start injects: the notice about how the session began, then what
+//! the seed holds.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::domain::compaction::StartSource;
 use crate::domain::context::{
     Mode, Section, SessionContext, ShownLearning, compose, setup_notice, unusable_seed_notice,
 };
 use crate::domain::format::{
     RECENT_PER_KIND, identity_summary, learning_summary, pending_proposals, session_state,
 };
-use crate::domain::ports::{Clock, SeedRepository};
+use crate::domain::ports::{
+    Clock, ContextStateStore, ProjectContext, SeedRepository, TranscriptReader,
+};
+use crate::domain::project::SlugStyle;
 use crate::domain::seed::Seed;
 
+use super::WindowSettings;
+use super::start_notice::start_notice;
+
 /// What the caller wants composed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ContextRequest {
     /// Full or complement.
     pub mode: Mode,
     /// Character budget of the text.
     pub budget_chars: usize,
+    /// The session that is starting.
+    pub start: StartInfo,
+}
+
+/// The session that is starting, as the agent described it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StartInfo {
+    /// The agent's session id.
+    pub session_id: Option<String>,
+    /// How it started; `None` for agents that do not say.
+    pub source: Option<StartSource>,
+    /// Its working directory.
+    pub cwd: PathBuf,
+    /// Its transcript.
+    pub transcript: Option<PathBuf>,
+    /// The payload's model, when sent.
+    pub payload_model: Option<String>,
+    /// Window and tier settings.
+    pub window: WindowSettings,
+    /// How the project's directory is named.
+    pub slug_style: SlugStyle,
+    /// The hook consumes one-time notices; a preview (`carryover context`) must not.
+    pub consume: bool,
 }
 
 /// Builds the session context. It never fails: whatever cannot be read becomes a short notice
-/// in the text and a message for the user, because a session must always start.
-pub struct SessionContextService<S> {
+/// in the text, a message for the user or a diagnostic, because a session must always start.
+pub struct SessionContextService<S, St, T, P> {
     seeds: S,
+    states: St,
+    transcripts: T,
+    projects: P,
     clock: Arc<dyn Clock>,
 }
 
-impl<S: SeedRepository> SessionContextService<S> {
-    /// A service over the given seed store and clock.
-    pub fn new(seeds: S, clock: Arc<dyn Clock>) -> Self {
-        Self { seeds, clock }
+impl<S, St, T, P> SessionContextService<S, St, T, P>
+where
+    S: SeedRepository,
+    St: ContextStateStore,
+    T: TranscriptReader,
+    P: ProjectContext,
+{
+    /// A service over the given ports.
+    pub fn new(seeds: S, states: St, transcripts: T, projects: P, clock: Arc<dyn Clock>) -> Self {
+        Self {
+            seeds,
+            states,
+            transcripts,
+            projects,
+            clock,
+        }
     }
 
-    /// The context for the next session.
+    /// The context for the session described by `request`.
     pub async fn compose(&self, request: ContextRequest) -> SessionContext {
         let mut user_notices = Vec::new();
-        let seed = match self.seeds.load().await {
+        let mut diagnostics = Vec::new();
+        let project = self.projects.project(&request.start.cwd).await;
+        let slug = project.slug(request.start.slug_style);
+        let notice = start_notice(
+            &self.states,
+            &self.transcripts,
+            &request.start,
+            &slug,
+            &mut diagnostics,
+        )
+        .await;
+        let (notice_kind, notice_section) = match notice {
+            Some((kind, section)) => (Some(kind), section),
+            None => (None, Section::empty()),
+        };
+        let mut context = match self.seeds.load().await {
             Ok(Some(loaded)) => {
                 if let Some(repaired) = loaded.repaired {
                     user_notices.push(format!(
@@ -47,28 +109,33 @@ impl<S: SeedRepository> SessionContextService<S> {
                         repaired.kept.display()
                     ));
                 }
-                Some(loaded.seed)
+                if loaded.seed.needs_setup() {
+                    short(notice_section, setup_notice(), true, &request)
+                } else {
+                    self.full(notice_section, &loaded.seed, &request)
+                }
             }
-            Ok(None) => None,
+            Ok(None) => short(notice_section, setup_notice(), true, &request),
             Err(error) => {
                 let problem = error.to_string();
                 user_notices.push(problem.clone());
-                return self.short(unusable_seed_notice(&problem), false, request, user_notices);
+                short(
+                    notice_section,
+                    unusable_seed_notice(&problem),
+                    false,
+                    &request,
+                )
             }
         };
-        match seed {
-            Some(seed) if !seed.needs_setup() => self.full(&seed, request, user_notices),
-            _ => self.short(setup_notice(), true, request, user_notices),
-        }
+        context.notice = notice_kind;
+        context.user_notices = user_notices;
+        context.diagnostics.extend(diagnostics);
+        context
     }
 
-    fn full(
-        &self,
-        seed: &Seed,
-        request: ContextRequest,
-        user_notices: Vec<String>,
-    ) -> SessionContext {
-        let mut sections: Vec<Section> = Vec::with_capacity(4);
+    fn full(&self, notice: Section, seed: &Seed, request: &ContextRequest) -> SessionContext {
+        let mut sections: Vec<Section> = Vec::with_capacity(5);
+        sections.push(notice);
         if request.mode == Mode::Full {
             sections.push(identity_summary(&seed.identity));
         }
@@ -84,26 +151,29 @@ impl<S: SeedRepository> SessionContextService<S> {
             learnings,
             learnings_total: seed.confirmed_learnings().count(),
             proposal_count: seed.pending_proposals().count(),
-            user_notices,
+            notice: None,
+            user_notices: Vec::new(),
+            diagnostics: Vec::new(),
         }
     }
+}
 
-    fn short(
-        &self,
-        notice: Section,
-        needs_setup: bool,
-        request: ContextRequest,
-        user_notices: Vec<String>,
-    ) -> SessionContext {
-        SessionContext {
-            text: compose(vec![notice], request.budget_chars).text,
-            needs_setup,
-            mode: request.mode,
-            learnings: Vec::new(),
-            learnings_total: 0,
-            proposal_count: 0,
-            user_notices,
-        }
+fn short(
+    notice: Section,
+    body: Section,
+    needs_setup: bool,
+    request: &ContextRequest,
+) -> SessionContext {
+    SessionContext {
+        text: compose(vec![notice, body], request.budget_chars).text,
+        needs_setup,
+        mode: request.mode,
+        learnings: Vec::new(),
+        learnings_total: 0,
+        proposal_count: 0,
+        notice: None,
+        user_notices: Vec::new(),
+        diagnostics: Vec::new(),
     }
 }
 
@@ -127,9 +197,15 @@ fn shown_learnings(seed: &Seed, keys: &[String]) -> Vec<ShownLearning> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::SeedError;
-    use crate::domain::ports::{LoadedSeed, MockClock, MockSeedRepository, Repaired};
+    use crate::domain::compaction::{ContextState, StartKind};
+    use crate::domain::ports::{
+        LoadedSeed, MockClock, MockContextStateStore, MockProjectContext, MockSeedRepository,
+        MockTranscriptReader, Repaired,
+    };
+    use crate::domain::project::Project;
     use crate::domain::seed::{SeedDecodeError, Timestamp, decode_seed};
+    use crate::domain::transcript::CompactBoundary;
+    use crate::domain::{SeedError, StateError};
     use rstest::rstest;
 
     const EXAMPLE: &str = include_str!("../../tests/fixtures/seed/seed.json");
@@ -142,7 +218,7 @@ mod tests {
         Arc::new(clock)
     }
 
-    fn store(result: fn() -> Result<Option<LoadedSeed>, SeedError>) -> MockSeedRepository {
+    fn seeds(result: fn() -> Result<Option<LoadedSeed>, SeedError>) -> MockSeedRepository {
         let mut seeds = MockSeedRepository::new();
         seeds.expect_load().times(1).returning(result);
         seeds
@@ -159,18 +235,72 @@ mod tests {
         }))
     }
 
-    fn request(mode: Mode) -> ContextRequest {
+    fn no_state() -> MockContextStateStore {
+        let mut states = MockContextStateStore::new();
+        states.expect_load().returning(|_| Ok(None));
+        states.expect_update().never();
+        states
+    }
+
+    fn projects() -> MockProjectContext {
+        let mut projects = MockProjectContext::new();
+        projects
+            .expect_project()
+            .returning(|_| Project::at("/home/user/code/notes"));
+        projects
+    }
+
+    fn service(
+        seeds: MockSeedRepository,
+        states: MockContextStateStore,
+        transcripts: MockTranscriptReader,
+    ) -> SessionContextService<
+        MockSeedRepository,
+        MockContextStateStore,
+        MockTranscriptReader,
+        MockProjectContext,
+    > {
+        SessionContextService::new(seeds, states, transcripts, projects(), clock())
+    }
+
+    fn request(mode: Mode, source: Option<StartSource>, consume: bool) -> ContextRequest {
         ContextRequest {
             mode,
             budget_chars: 9_000,
+            start: StartInfo {
+                session_id: Some("s1".into()),
+                source,
+                cwd: "/home/user/code/notes".into(),
+                transcript: Some("/t.jsonl".into()),
+                payload_model: None,
+                window: WindowSettings::default(),
+                slug_style: SlugStyle::Path,
+                consume,
+            },
         }
+    }
+
+    fn compose(
+        service: &SessionContextService<
+            MockSeedRepository,
+            MockContextStateStore,
+            MockTranscriptReader,
+            MockProjectContext,
+        >,
+        request: ContextRequest,
+    ) -> SessionContext {
+        pollster::block_on(service.compose(request))
     }
 
     #[test]
     fn full_mode_holds_identity_learnings_proposals_and_state() {
-        let service = SessionContextService::new(store(example), clock());
-        let context = pollster::block_on(service.compose(request(Mode::Full)));
+        let service = service(seeds(example), no_state(), MockTranscriptReader::new());
+        let context = compose(
+            &service,
+            request(Mode::Full, Some(StartSource::Startup), true),
+        );
         for expected in [
+            "<session-reset>New session started. No prior compaction state detected.</session-reset>",
             "Identity: Juno (serving Mara)",
             "Learnings: 12 confirmed (6 patterns, 4 insights, 2 self-knowledge)",
             "  +1 more",
@@ -185,6 +315,7 @@ mod tests {
                 context.text
             );
         }
+        assert!(context.text.starts_with("<session-reset>"));
         assert!(
             !context.text.contains("Uses anyhow in binaries only"),
             "rejected proposal shown"
@@ -192,16 +323,21 @@ mod tests {
         assert!(!context.needs_setup);
         assert_eq!((context.learnings_total, context.proposal_count), (12, 3));
         assert_eq!(context.learnings.len(), 11);
+        assert_eq!(context.notice, Some(StartKind::Reset));
         assert!(context.user_notices.is_empty());
     }
 
     #[test]
     fn complement_mode_leaves_the_identity_out() {
-        let service = SessionContextService::new(store(example), clock());
-        let context = pollster::block_on(service.compose(request(Mode::Complement)));
+        let service = service(seeds(example), no_state(), MockTranscriptReader::new());
+        let context = compose(
+            &service,
+            request(Mode::Complement, Some(StartSource::Resume), true),
+        );
         assert!(!context.text.contains("Identity:"));
         assert!(context.text.contains("Learnings: 12 confirmed"));
         assert_eq!(context.mode, Mode::Complement);
+        assert_eq!(context.notice, None, "a resume carries no notice");
     }
 
     fn placeholder() -> Result<Option<LoadedSeed>, SeedError> {
@@ -215,17 +351,24 @@ mod tests {
     #[case::no_seed(|| Ok(None))]
     #[case::placeholder_principal(placeholder)]
     fn first_run_asks_for_init(#[case] result: fn() -> Result<Option<LoadedSeed>, SeedError>) {
-        let service = SessionContextService::new(store(result), clock());
-        let context = pollster::block_on(service.compose(request(Mode::Full)));
+        let service = service(seeds(result), no_state(), MockTranscriptReader::new());
+        let context = compose(
+            &service,
+            request(Mode::Full, Some(StartSource::Startup), true),
+        );
         assert!(context.needs_setup);
         assert!(context.text.contains("carryover init"), "{}", context.text);
+        assert!(
+            context.text.starts_with("<session-reset>"),
+            "the notice comes first even then"
+        );
         assert_eq!(context.learnings_total, 0);
     }
 
     #[test]
     fn an_unusable_seed_still_yields_a_context_and_tells_the_user() {
-        let service = SessionContextService::new(
-            store(|| {
+        let service = service(
+            seeds(|| {
                 Err(SeedError::Decode {
                     path: "/data/seed.json".into(),
                     source: SeedDecodeError::UnsupportedVersion {
@@ -233,9 +376,13 @@ mod tests {
                     },
                 })
             }),
-            clock(),
+            no_state(),
+            MockTranscriptReader::new(),
         );
-        let context = pollster::block_on(service.compose(request(Mode::Full)));
+        let context = compose(
+            &service,
+            request(Mode::Full, Some(StartSource::Resume), true),
+        );
         assert!(
             context.text.contains("seed version 2.0.0 is not supported"),
             "{}",
@@ -247,8 +394,8 @@ mod tests {
 
     #[test]
     fn a_repair_is_reported_to_the_user() {
-        let service = SessionContextService::new(
-            store(|| {
+        let service = service(
+            seeds(|| {
                 Ok(Some(LoadedSeed {
                     seed: decode_seed(EXAMPLE).unwrap(),
                     repaired: Some(Repaired {
@@ -258,22 +405,194 @@ mod tests {
                     }),
                 }))
             }),
-            clock(),
+            no_state(),
+            MockTranscriptReader::new(),
         );
-        let context = pollster::block_on(service.compose(request(Mode::Full)));
+        let context = compose(
+            &service,
+            request(Mode::Full, Some(StartSource::Resume), true),
+        );
         assert!(context.user_notices[0].contains("restored the version of commit abc1234"));
         assert!(context.text.contains("Identity: Juno"));
     }
 
     #[test]
     fn stays_within_a_small_budget() {
-        let service = SessionContextService::new(store(example), clock());
-        let context = pollster::block_on(service.compose(ContextRequest {
-            mode: Mode::Full,
-            budget_chars: 600,
-        }));
+        let service = service(seeds(example), no_state(), MockTranscriptReader::new());
+        let mut request = request(Mode::Full, Some(StartSource::Resume), true);
+        request.budget_chars = 600;
+        let context = compose(&service, request);
         assert!(context.text.chars().count() <= 600);
         assert!(context.text.starts_with("Identity: Juno"));
         assert!(context.learnings.len() < 11);
+    }
+
+    fn recorded_state() -> ContextState {
+        ContextState {
+            session_id: Some("s1".into()),
+            pre_compaction_fill: Some(0.89),
+            pre_compaction_tier: Some("EMERGENCY".into()),
+            checkpoint: Some("/data/projects/p/checkpoints/c.md".into()),
+            ..ContextState::default()
+        }
+    }
+
+    #[rstest]
+    #[case::consumed_by_the_hook(true, 1)]
+    #[case::left_by_a_preview(false, 0)]
+    fn a_recorded_compaction_is_reported_with_its_checkpoint(
+        #[case] consume: bool,
+        #[case] updates: usize,
+    ) {
+        let mut states = MockContextStateStore::new();
+        states
+            .expect_load()
+            .returning(|_| Ok(Some(recorded_state())));
+        states.expect_read_checkpoint().returning(|_, _| {
+            Ok("# cp\n\n## Resumption summary\n\nLast requests:\n  - add retries\n".into())
+        });
+        states.expect_update().times(updates).returning(|_, edit| {
+            let state = edit(Some(recorded_state()));
+            assert_eq!(state.pre_compaction_fill, None, "the fill is consumed");
+            assert_eq!(state.pre_compaction_tier.as_deref(), Some("EMERGENCY"));
+            Ok(state)
+        });
+        let service = service(seeds(example), states, MockTranscriptReader::new());
+        let context = compose(
+            &service,
+            request(Mode::Full, Some(StartSource::Compact), consume),
+        );
+        assert!(
+            context.text.starts_with(
+                "<compaction-notice tier=\"EMERGENCY\" fill=\"0.89\">Context was compacted at EMERGENCY tier (89% fill). Review checkpoint at /data/projects/p/checkpoints/c.md."
+            ),
+            "{}",
+            context.text
+        );
+        assert!(
+            context.text.contains(
+                "Resumption summary from the checkpoint:\nLast requests:\n  - add retries"
+            )
+        );
+        assert_eq!(context.notice, Some(StartKind::Compaction));
+    }
+
+    #[test]
+    fn without_recorded_state_the_transcript_boundary_gives_the_figures() {
+        let mut transcripts = MockTranscriptReader::new();
+        transcripts.expect_last_compaction().returning(|_| {
+            Ok(Some(CompactBoundary {
+                pre_tokens: 171_243,
+                trigger: Some("manual".into()),
+            }))
+        });
+        transcripts.expect_last_usage().returning(|_| Ok(None));
+        let mut states = MockContextStateStore::new();
+        states.expect_load().returning(|_| Ok(None));
+        states.expect_update().times(1).returning(|_, edit| {
+            let state = edit(None);
+            assert_eq!(state.reported_session.as_deref(), Some("s1"));
+            Ok(state)
+        });
+        let service = service(seeds(example), states, transcripts);
+        let context = compose(
+            &service,
+            request(Mode::Full, Some(StartSource::Compact), true),
+        );
+        assert!(
+            context
+                .text
+                .starts_with("<compaction-notice tier=\"CRITICAL\" fill=\"0.86\">"),
+            "{}",
+            context.text
+        );
+    }
+
+    #[test]
+    fn a_second_start_of_a_reported_session_gets_no_notice() {
+        let mut states = MockContextStateStore::new();
+        states.expect_load().returning(|_| {
+            Ok(Some(ContextState {
+                reported_session: Some("s1".into()),
+                pre_compaction_fill: None,
+                ..recorded_state()
+            }))
+        });
+        states.expect_update().never();
+        let service = service(seeds(example), states, MockTranscriptReader::new());
+        let context = compose(
+            &service,
+            request(Mode::Full, Some(StartSource::Compact), true),
+        );
+        assert_eq!(context.notice, None);
+        assert!(
+            context.text.starts_with("Identity: Juno"),
+            "{}",
+            context.text
+        );
+    }
+
+    #[test]
+    fn a_fill_recorded_by_another_session_is_not_reported() {
+        let mut states = MockContextStateStore::new();
+        states.expect_load().returning(|_| {
+            Ok(Some(ContextState {
+                session_id: Some("other".into()),
+                ..recorded_state()
+            }))
+        });
+        states
+            .expect_update()
+            .times(1)
+            .returning(|_, edit| Ok(edit(None)));
+        let mut transcripts = MockTranscriptReader::new();
+        transcripts.expect_last_compaction().returning(|_| Ok(None));
+        let service = service(seeds(example), states, transcripts);
+        let context = compose(
+            &service,
+            request(Mode::Full, Some(StartSource::Compact), true),
+        );
+        assert!(context.text.starts_with(
+            "<compaction-notice>Context was compacted. No pre-compaction state was recorded.</compaction-notice>"
+        ));
+    }
+
+    #[test]
+    fn a_state_that_cannot_be_read_loses_the_notice_not_the_session() {
+        let mut states = MockContextStateStore::new();
+        states.expect_load().returning(|_| {
+            Err(StateError::Corrupt {
+                path: "/s.json".into(),
+                reason: "bad".into(),
+            })
+        });
+        states.expect_update().never();
+        let service = service(seeds(example), states, MockTranscriptReader::new());
+        let context = compose(&service, request(Mode::Full, None, true));
+        assert!(
+            context.text.starts_with("<session-reset>"),
+            "{}",
+            context.text
+        );
+        assert!(context.text.contains("Identity: Juno"));
+        assert_eq!(context.diagnostics.len(), 1);
+    }
+
+    #[test]
+    fn without_a_source_a_recorded_fill_means_compaction() {
+        let mut states = MockContextStateStore::new();
+        states.expect_load().returning(|_| {
+            Ok(Some(ContextState {
+                checkpoint: None,
+                ..recorded_state()
+            }))
+        });
+        states
+            .expect_update()
+            .times(1)
+            .returning(|_, edit| Ok(edit(None)));
+        let service = service(seeds(example), states, MockTranscriptReader::new());
+        let context = compose(&service, request(Mode::Full, None, true));
+        assert_eq!(context.notice, Some(StartKind::Compaction));
     }
 }

@@ -18,6 +18,11 @@ use crate::domain::transcript::{
 /// among the last few, and this keeps a pathological file (multi-gigabyte lines) cheap.
 const BACKWARD_BUDGET: u64 = 32 * 1024 * 1024;
 
+/// Rows at least this long that say `"tool_result"` within their first KiB are tool output
+/// (file contents, command output), never the user's words: the digest skips them unparsed.
+/// They are most of a real transcript's bytes.
+const BULKY_ROW: usize = 16 * 1024;
+
 /// Commands and their echoes that Claude Code records as user rows but the user did not say.
 const NOT_REQUESTS: [&str; 5] = [
     "<command-name>",
@@ -219,6 +224,9 @@ impl TranscriptReader for ClaudeTranscriptReader {
             if reader.read_until(b'\n', &mut line).map_err(io(path))? == 0 {
                 break;
             }
+            if is_bulky_tool_result(&line) {
+                continue;
+            }
             if let Ok(row) = serde_json::from_slice::<Row>(&line) {
                 digest.add(&row);
             }
@@ -379,6 +387,10 @@ impl DigestBuilder {
     fn finish(self) -> SessionDigest {
         self.digest
     }
+}
+
+fn is_bulky_tool_result(line: &[u8]) -> bool {
+    line.len() >= BULKY_ROW && memchr::memmem::find(&line[..1024], b"\"tool_result\"").is_some()
 }
 
 /// The text the user typed in a user row: a string, or the text blocks of a list (tool
@@ -545,6 +557,25 @@ mod tests {
         assert_eq!(digest.files_changed, vec!["src/a.rs", "src/b.rs"]);
         assert_eq!(digest.todos[0].status, TodoStatus::Completed);
         assert_eq!(digest.todos[1].status, TodoStatus::Pending);
+    }
+
+    #[test]
+    fn bulky_tool_results_are_skipped_but_requests_are_not() {
+        let result = format!(
+            r#"{{"type":"user","message":{{"content":[{{"type":"tool_result","content":"{}"}}]}}}}"#,
+            "z".repeat(BULKY_ROW)
+        );
+        let request = format!(
+            r#"{{"type":"user","message":{{"content":"{}"}}}}"#,
+            "long request ".repeat(2_000)
+        );
+        assert!(is_bulky_tool_result(result.as_bytes()));
+        assert!(!is_bulky_tool_result(request.as_bytes()));
+        let file = written(&[&result, &request]);
+        let digest =
+            pollster::block_on(ClaudeTranscriptReader.digest(file.path(), DigestScope::Whole))
+                .unwrap();
+        assert_eq!(digest.user_turns, 1);
     }
 
     #[test]

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::domain::compaction::Thresholds;
 use crate::domain::context::{DEFAULT_BUDGET_CHARS, HARD_CAP_CHARS};
 
 /// The configuration. Unknown keys are ignored so that a file written for a newer carryover
@@ -23,12 +24,18 @@ pub struct Config {
 pub struct ContextConfig {
     /// Character budget of the injected context; capped at the client's 10,000.
     pub budget_chars: usize,
+    /// The model's context window in tokens, when the model table does not know it.
+    pub window_tokens: Option<u64>,
+    /// Where LOW, WARNING, CRITICAL and EMERGENCY begin (fractions of the window).
+    pub tier_thresholds: Option<[f64; 4]>,
 }
 
 impl Default for ContextConfig {
     fn default() -> Self {
         Self {
             budget_chars: DEFAULT_BUDGET_CHARS,
+            window_tokens: None,
+            tier_thresholds: None,
         }
     }
 }
@@ -75,7 +82,21 @@ impl Config {
             message: error.to_string().trim_end().replace('\n', " "),
         })?;
         config.seed_path = config.seed_path.map(|p| expand_tilde(p, home));
+        if let Some(values) = config.context.tier_thresholds {
+            Thresholds::new(values).map_err(|reason| ConfigError::Invalid {
+                path: path.to_owned(),
+                message: format!("context.tier_thresholds: {reason}"),
+            })?;
+        }
         Ok(config)
+    }
+
+    /// The tier thresholds: the configured ones (checked on load), else the defaults.
+    pub fn thresholds(&self) -> Thresholds {
+        self.context
+            .tier_thresholds
+            .and_then(|values| Thresholds::new(values).ok())
+            .unwrap_or_default()
     }
 
     /// The budget to compose with: the configured one, never above the client's cap.
@@ -120,6 +141,26 @@ mod tests {
             Some(PathBuf::from("/home/mara/.pai/seed.json"))
         );
         assert_eq!(config.budget_chars(), 4_000);
+    }
+
+    #[test]
+    fn reads_the_window_and_thresholds() {
+        let config =
+            load("[context]\nwindow_tokens = 400000\ntier_thresholds = [0.5, 0.6, 0.7, 0.9]\n")
+                .unwrap();
+        assert_eq!(config.context.window_tokens, Some(400_000));
+        assert_eq!(
+            config.thresholds(),
+            Thresholds::new([0.5, 0.6, 0.7, 0.9]).unwrap()
+        );
+    }
+
+    #[test]
+    fn thresholds_out_of_order_are_refused_with_their_key() {
+        let message = load("[context]\ntier_thresholds = [0.9, 0.6, 0.7, 0.8]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("context.tier_thresholds"), "{message}");
     }
 
     #[test]

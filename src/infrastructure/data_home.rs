@@ -50,6 +50,11 @@ impl DataHome {
         self.root.join("config.toml")
     }
 
+    /// Per-project state, checkpoints and handoffs.
+    pub fn projects_dir(&self) -> PathBuf {
+        self.root.join("projects")
+    }
+
     /// Where hooks write what went wrong.
     pub fn log_path(&self) -> PathBuf {
         self.root.join("logs").join("carryover.log")

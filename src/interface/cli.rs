@@ -35,6 +35,8 @@ pub enum Command {
 pub enum HookCommand {
     /// SessionStart: print the session context for the agent.
     SessionStart(SessionStartArgs),
+    /// PreCompact: record how full the context was and write a checkpoint (prints nothing).
+    PreCompact,
 }
 
 /// `hook session-start` options.

@@ -4,10 +4,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::application::{SessionContextService, WindowSettings};
 use crate::domain::context::Mode;
 use crate::domain::ports::{Clock, IdGenerator};
+use crate::domain::project::SlugStyle;
 use crate::infrastructure::{
-    Config, DataHome, FixedClock, GitSeedRepository, JsonSeedRepository, RandomIds, SystemClock,
+    ClaudeTranscriptReader, Config, DataHome, FixedClock, FsProjectContext, GitSeedRepository,
+    JsonContextStateStore, JsonSeedRepository, RandomIds, SystemClock,
 };
 
 use super::cli::ModeArg;
@@ -93,6 +96,53 @@ impl App {
             JsonSeedRepository::new(self.seed_path(), lock_wait),
             self.clock.clone(),
         )
+    }
+
+    /// Per-project compaction state and checkpoints.
+    pub fn states(&self, lock_wait: Duration) -> JsonContextStateStore {
+        JsonContextStateStore::new(self.data_home.projects_dir(), lock_wait)
+    }
+
+    /// The session-context use case over the real adapters.
+    pub fn session_context(
+        &self,
+        lock_wait: Duration,
+    ) -> SessionContextService<
+        GitSeedRepository,
+        JsonContextStateStore,
+        ClaudeTranscriptReader,
+        FsProjectContext,
+    > {
+        SessionContextService::new(
+            self.seeds(lock_wait),
+            self.states(lock_wait),
+            ClaudeTranscriptReader,
+            FsProjectContext,
+            self.clock.clone(),
+        )
+    }
+
+    /// How the context window and tiers are chosen.
+    pub fn window_settings(&self) -> WindowSettings {
+        WindowSettings {
+            configured: self.config.context.window_tokens,
+            env_model: self.env.anthropic_model.clone(),
+            thresholds: self.config.thresholds(),
+        }
+    }
+
+    /// How project directories are named.
+    pub fn slug_style(&self) -> SlugStyle {
+        SlugStyle::Path
+    }
+
+    /// The directory a payload's `cwd` (or its absence) stands for.
+    pub fn cwd(&self, given: Option<&std::path::Path>) -> PathBuf {
+        given
+            .filter(|path| path.is_absolute())
+            .map(std::path::Path::to_path_buf)
+            .or_else(|| self.env.current_dir.clone())
+            .unwrap_or_else(|| PathBuf::from("/"))
     }
 
     /// Where new ids come from.

@@ -23,6 +23,10 @@ pub struct Environment {
     pub tz: Option<String>,
     /// `LANG`.
     pub lang: Option<String>,
+    /// `ANTHROPIC_MODEL`: the model when neither payload nor transcript names one.
+    pub anthropic_model: Option<String>,
+    /// The process's working directory.
+    pub current_dir: Option<PathBuf>,
 }
 
 impl Environment {
@@ -43,6 +47,8 @@ impl Environment {
             now: text("CARRYOVER_NOW"),
             tz: text("TZ"),
             lang: text("LANG"),
+            anthropic_model: text("ANTHROPIC_MODEL"),
+            current_dir: std::env::current_dir().ok(),
         }
     }
 

@@ -20,8 +20,10 @@ use error::CliError;
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let env = Environment::from_process();
-    if let Command::Hook(HookCommand::SessionStart(args)) = &cli.command {
-        return hook::session_start(args, env);
+    match &cli.command {
+        Command::Hook(HookCommand::SessionStart(args)) => return hook::session_start(args, env),
+        Command::Hook(HookCommand::PreCompact) => return hook::pre_compact(env),
+        _ => {}
     }
     match run_command(&cli.command, env) {
         Ok(()) => ExitCode::SUCCESS,

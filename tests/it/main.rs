@@ -2,6 +2,7 @@
 //! real git. One test binary, so everything links once.
 
 mod commands;
+mod compaction;
 mod repair;
 mod seed_store;
 mod session_start;

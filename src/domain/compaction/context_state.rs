@@ -32,6 +32,9 @@ pub struct ContextState {
     pub checkpoint: Option<PathBuf>,
     /// When pre-compact ran.
     pub recorded_at: Option<Timestamp>,
+    /// The session whose compaction a session start already reported, so that another start
+    /// of the same session is not told again.
+    pub reported_session: Option<String>,
     /// Keys this version does not know.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -59,9 +62,15 @@ impl ContextState {
         same_session.then_some((fill, tier))
     }
 
-    /// Forgets the fill once it was reported, keeping the rest for inspection.
-    pub fn consume_fill(&mut self) {
+    /// True when a compaction of `session` was already reported.
+    pub fn reported_for(&self, session: Option<&str>) -> bool {
+        matches!((self.reported_session.as_deref(), session), (Some(reported), Some(current)) if reported == current)
+    }
+
+    /// Forgets the fill once it was reported for `session`, keeping the rest for inspection.
+    pub fn mark_reported(&mut self, session: Option<&str>) {
         self.pre_compaction_fill = None;
+        self.reported_session = session.map(str::to_owned);
     }
 }
 
@@ -93,11 +102,14 @@ mod tests {
     }
 
     #[test]
-    fn consuming_clears_only_the_fill() {
+    fn reporting_clears_the_fill_and_remembers_the_session() {
         let mut state = recorded(Some("s1"));
-        state.consume_fill();
+        state.mark_reported(Some("s1"));
         assert!(!state.has_pending_fill());
         assert_eq!(state.pre_compaction_tier.as_deref(), Some("EMERGENCY"));
+        assert!(state.reported_for(Some("s1")));
+        assert!(!state.reported_for(Some("s2")));
+        assert!(!state.reported_for(None));
     }
 
     #[test]

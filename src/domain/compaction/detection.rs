@@ -48,6 +48,17 @@ pub enum StartKind {
     Resumed,
 }
 
+impl StartKind {
+    /// `compaction` or `reset` as `context --json` reports the notice; `None` for a resume.
+    pub fn notice_name(self) -> Option<&'static str> {
+        match self {
+            Self::Compaction => Some("compaction"),
+            Self::Reset => Some("reset"),
+            Self::Resumed => None,
+        }
+    }
+}
+
 /// The agent's `source` wins when it is sent; only agents that do not send it fall back to
 /// the project's state (a recorded pre-compaction fill means a compaction happened).
 pub fn detect(source: Option<StartSource>, has_recorded_fill: bool) -> StartKind {

@@ -1,6 +1,7 @@
 //! Compaction versus reset: how full the context was, which tier that is, and what the next
 //! session start should be told.
 
+mod checkpoint;
 mod context_state;
 mod detection;
 mod model_window;
@@ -8,6 +9,7 @@ mod notice;
 mod resumption;
 mod tier;
 
+pub use checkpoint::{Checkpoint, checkpoint_summary};
 pub use context_state::ContextState;
 pub use detection::{StartKind, StartSource, detect};
 pub use model_window::{DEFAULT_WINDOW, context_window};

@@ -1,5 +1,6 @@
 //! The composed context and the facts about it that `context --json` reports.
 
+use crate::domain::compaction::StartKind;
 use crate::domain::seed::LearningKind;
 
 use super::Mode;
@@ -19,8 +20,12 @@ pub struct SessionContext {
     pub learnings_total: usize,
     /// Proposals awaiting review.
     pub proposal_count: usize,
+    /// The notice about how the session began, when one was given.
+    pub notice: Option<StartKind>,
     /// Messages for the user rather than the model (a repair, a problem).
     pub user_notices: Vec<String>,
+    /// Diagnostics for stderr and the log only.
+    pub diagnostics: Vec<String>,
 }
 
 /// A learning as the context shows it.

@@ -76,8 +76,10 @@ impl fmt::Display for LearningKind {
     }
 }
 
-/// One learning (`$.learned.<kind>[i]`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One learning (`$.learned.<kind>[i]`). Deserialised by hand: a seed holds thousands of
+/// these, and `#[serde(flatten)]` would buffer each one in serde's intermediate form before
+/// reading it, which made up most of a session start's parse time.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Learning {
     /// Stable id such as `pat_7Qm2vXk9LdRa`.
@@ -85,18 +87,15 @@ pub struct Learning {
     /// The learning, one sentence.
     pub content: String,
     /// Where it came from (a session id or a note).
-    #[serde(default)]
     pub source: String,
     /// When it was first written down.
     pub extracted_at: Timestamp,
     /// When the principal confirmed it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub confirmed_at: Option<Timestamp>,
     /// Whether the principal confirmed it.
-    #[serde(default)]
     pub confirmed: bool,
     /// Free-form labels.
-    #[serde(default)]
     pub tags: Vec<String>,
     /// Keys this version does not know, kept on write.
     #[serde(flatten)]
@@ -107,5 +106,96 @@ impl Learning {
     /// When it became part of what the assistant knows: confirmation, else extraction.
     pub fn recency(&self) -> Timestamp {
         self.confirmed_at.unwrap_or(self.extracted_at)
+    }
+}
+
+impl<'de> Deserialize<'de> for Learning {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(LearningVisitor)
+    }
+}
+
+struct LearningVisitor;
+
+impl<'de> serde::de::Visitor<'de> for LearningVisitor {
+    type Value = Learning;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a learning object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Learning, A::Error> {
+        use serde::de::Error;
+        let mut id = None;
+        let mut content = None;
+        let mut source = None;
+        let mut extracted_at = None;
+        let mut confirmed_at = None;
+        let mut confirmed = None;
+        let mut tags = None;
+        let mut extra = Map::new();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            match key.as_str() {
+                "id" => id = Some(map.next_value::<String>()?),
+                "content" => content = Some(map.next_value::<String>()?),
+                "source" => source = Some(map.next_value::<String>()?),
+                "extractedAt" => extracted_at = Some(map.next_value::<Timestamp>()?),
+                "confirmedAt" => confirmed_at = map.next_value::<Option<Timestamp>>()?,
+                "confirmed" => confirmed = Some(map.next_value::<bool>()?),
+                "tags" => tags = Some(map.next_value::<Vec<String>>()?),
+                _ => {
+                    let value = map.next_value::<Value>()?;
+                    extra.insert(key.as_str().to_owned(), value);
+                }
+            }
+        }
+        Ok(Learning {
+            id: id.ok_or_else(|| A::Error::missing_field("id"))?,
+            content: content.ok_or_else(|| A::Error::missing_field("content"))?,
+            source: source.unwrap_or_default(),
+            extracted_at: extracted_at.ok_or_else(|| A::Error::missing_field("extractedAt"))?,
+            confirmed_at,
+            confirmed: confirmed.unwrap_or(false),
+            tags: tags.unwrap_or_default(),
+            extra,
+        })
+    }
+}
+
+/// A map key that borrows from the input when it can (no escapes), so the known keys of
+/// thousands of learnings cost no allocation.
+enum Key<'de> {
+    Borrowed(&'de str),
+    Owned(String),
+}
+
+impl Key<'_> {
+    fn as_str(&self) -> &str {
+        match self {
+            Self::Borrowed(key) => key,
+            Self::Owned(key) => key,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> serde::de::Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E: serde::de::Error>(self, key: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key::Borrowed(key))
+            }
+            fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Key<'de>, E> {
+                Ok(Key::Owned(key.to_owned()))
+            }
+            fn visit_string<E: serde::de::Error>(self, key: String) -> Result<Key<'de>, E> {
+                Ok(Key::Owned(key))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
     }
 }

@@ -20,6 +20,9 @@ impl Timestamp {
 
     /// Parses RFC 3339 (`2026-10-02T09:12:00.000Z`, `2026-11-21T18:40:12+00:00`).
     pub fn parse(raw: &str) -> Result<Self, time::error::Parse> {
+        if let Some(fast) = parse_javascript_iso(raw) {
+            return Ok(fast);
+        }
         OffsetDateTime::parse(raw, &Rfc3339).map(Self::new)
     }
 
@@ -48,6 +51,43 @@ impl Timestamp {
     }
 }
 
+/// The shape every seed writer uses, `YYYY-MM-DDTHH:MM:SS.mmmZ`, read without the general
+/// RFC 3339 machinery: a seed holds two timestamps per learning. Anything else (or an
+/// impossible date) returns `None` and goes the general way.
+fn parse_javascript_iso(raw: &str) -> Option<Timestamp> {
+    let b = raw.as_bytes();
+    if b.len() != 24
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+        || b[19] != b'.'
+        || b[23] != b'Z'
+    {
+        return None;
+    }
+    let number = |range: std::ops::Range<usize>| -> Option<u32> {
+        b[range].iter().try_fold(0u32, |acc, d| {
+            d.is_ascii_digit().then(|| acc * 10 + u32::from(d - b'0'))
+        })
+    };
+    let year = i32::try_from(number(0..4)?).ok()?;
+    let month = time::Month::try_from(u8::try_from(number(5..7)?).ok()?).ok()?;
+    let date =
+        time::Date::from_calendar_date(year, month, u8::try_from(number(8..10)?).ok()?).ok()?;
+    let clock = time::Time::from_hms_milli(
+        u8::try_from(number(11..13)?).ok()?,
+        u8::try_from(number(14..16)?).ok()?,
+        u8::try_from(number(17..19)?).ok()?,
+        u16::try_from(number(20..23)?).ok()?,
+    )
+    .ok()?;
+    Some(Timestamp(
+        time::PrimitiveDateTime::new(date, clock).assume_utc(),
+    ))
+}
+
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let format = format_description!(
@@ -68,10 +108,20 @@ impl Serialize for Timestamp {
 
 impl<'de> Deserialize<'de> for Timestamp {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = String::deserialize(deserializer)?;
-        Timestamp::parse(&raw).map_err(|error| {
-            serde::de::Error::custom(format!("not an ISO-8601 timestamp ({raw:?}): {error}"))
-        })
+        struct TimestampVisitor;
+        impl serde::de::Visitor<'_> for TimestampVisitor {
+            type Value = Timestamp;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an ISO-8601 timestamp")
+            }
+            // Borrowed or not, the text is only looked at, never kept: no allocation.
+            fn visit_str<E: serde::de::Error>(self, raw: &str) -> Result<Timestamp, E> {
+                Timestamp::parse(raw).map_err(|error| {
+                    E::custom(format!("not an ISO-8601 timestamp ({raw:?}): {error}"))
+                })
+            }
+        }
+        deserializer.deserialize_str(TimestampVisitor)
     }
 }
 
@@ -86,6 +136,24 @@ mod tests {
     #[case::no_fraction("2026-11-21T18:40:12Z", "2026-11-21T18:40:12.000Z")]
     fn writes_javascript_iso_in_utc(#[case] raw: &str, #[case] written: &str) {
         assert_eq!(Timestamp::parse(raw).unwrap().to_string(), written);
+    }
+
+    #[rstest]
+    #[case::leap_day("2028-02-29T23:59:59.999Z")]
+    #[case::epoch("1970-01-01T00:00:00.000Z")]
+    fn the_fast_path_agrees_with_rfc3339(#[case] raw: &str) {
+        let general = OffsetDateTime::parse(raw, &Rfc3339)
+            .map(Timestamp::new)
+            .unwrap();
+        assert_eq!(parse_javascript_iso(raw), Some(general));
+    }
+
+    #[rstest]
+    #[case::impossible_date("2026-02-30T00:00:00.000Z")]
+    #[case::bad_hour("2026-01-01T25:00:00.000Z")]
+    #[case::letters("2026-0a-01T00:00:00.000Z")]
+    fn the_fast_path_refuses_what_is_not_a_time(#[case] raw: &str) {
+        assert!(Timestamp::parse(raw).is_err());
     }
 
     #[rstest]

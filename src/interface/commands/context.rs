@@ -2,19 +2,49 @@
 
 use serde_json::json;
 
-use crate::application::{ContextRequest, SessionContextService};
+use crate::application::{ContextRequest, StartInfo};
+use crate::domain::compaction::StartSource;
 use crate::domain::context::SessionContext;
-use crate::interface::cli::ContextArgs;
+use crate::interface::cli::{ContextArgs, StartSource as SourceArg};
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
 
 /// Prints the context as text, or as JSON with its metadata.
 pub fn context(args: &ContextArgs, app: &App) -> Result<(), CliError> {
-    let service = SessionContextService::new(app.seeds(COMMAND_LOCK_WAIT), app.clock.clone());
+    let cwd = match &args.cwd {
+        Some(dir) if !dir.is_dir() => {
+            return Err(CliError::refused(
+                format!("{} is not a directory", dir.display()),
+                None,
+            ));
+        }
+        Some(dir) => std::path::absolute(dir).unwrap_or_else(|_| dir.clone()),
+        None => app.cwd(None),
+    };
+    let source = args.source.map(|source| match source {
+        SourceArg::Startup => StartSource::Startup,
+        SourceArg::Resume => StartSource::Resume,
+        SourceArg::Clear => StartSource::Clear,
+        SourceArg::Compact => StartSource::Compact,
+    });
+    let service = app.session_context(COMMAND_LOCK_WAIT);
     let context = pollster::block_on(service.compose(ContextRequest {
         mode: app.mode(args.mode),
         budget_chars: app.config.budget_chars(),
+        start: StartInfo {
+            session_id: args.session_id.clone(),
+            source: Some(source.unwrap_or(StartSource::Startup)),
+            cwd,
+            transcript: None,
+            payload_model: None,
+            window: app.window_settings(),
+            slug_style: app.slug_style(),
+            consume: false,
+        },
     }));
+    for diagnostic in &context.diagnostics {
+        eprintln!("carryover: {diagnostic}");
+    }
     for notice in &context.user_notices {
         eprintln!("carryover: {notice}");
     }
@@ -41,7 +71,7 @@ fn to_json(context: &SessionContext) -> serde_json::Value {
             "score": learning.score,
         })).collect::<Vec<_>>(),
         "proposal_count": context.proposal_count,
-        "notice": null,
+        "notice": context.notice.and_then(|kind| kind.notice_name()),
         "handoff": null,
         "startup_instruction": false,
     })

@@ -22,6 +22,8 @@ pub struct HookInput {
     pub model: Option<String>,
     /// What started a compaction: `manual` or `auto`.
     pub trigger: Option<String>,
+    /// Instructions given to `/compact`.
+    pub custom_instructions: Option<String>,
     /// Why the session ended.
     pub reason: Option<String>,
 }
@@ -69,6 +71,7 @@ impl HookInput {
             source: text("source"),
             model,
             trigger: text("trigger"),
+            custom_instructions: text("custom_instructions"),
             reason: text("reason"),
         };
         (input, None)

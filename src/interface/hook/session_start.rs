@@ -4,7 +4,8 @@ use std::io::Write;
 use std::panic::AssertUnwindSafe;
 use std::process::ExitCode;
 
-use crate::application::{ContextRequest, SessionContextService};
+use crate::application::{ContextRequest, StartInfo};
+use crate::domain::compaction::StartSource;
 use crate::domain::context::unusable_seed_notice;
 use crate::interface::cli::SessionStartArgs;
 use crate::interface::composition::{App, HOOK_LOCK_WAIT};
@@ -28,7 +29,7 @@ pub fn session_start(args: &SessionStartArgs, env: Environment) -> ExitCode {
 }
 
 fn compose(args: &SessionStartArgs, env: Environment) -> String {
-    let (_input, input_warning) = HookInput::parse(&read_stdin());
+    let (input, input_warning) = HookInput::parse(&read_stdin());
     let mut diagnostics: Vec<String> = input_warning.into_iter().collect();
     let app = match App::lenient(env) {
         Ok(app) => app,
@@ -40,12 +41,24 @@ fn compose(args: &SessionStartArgs, env: Environment) -> String {
         }
     };
     diagnostics.extend(app.warnings.iter().cloned());
-    let service = SessionContextService::new(app.seeds(HOOK_LOCK_WAIT), app.clock.clone());
+    let start = StartInfo {
+        session_id: input.session_id.clone(),
+        source: input.source.as_deref().and_then(StartSource::parse),
+        cwd: app.cwd(input.cwd.as_deref()),
+        transcript: input.transcript_path.clone(),
+        payload_model: input.model.clone(),
+        window: app.window_settings(),
+        slug_style: app.slug_style(),
+        consume: true,
+    };
+    let service = app.session_context(HOOK_LOCK_WAIT);
     let context = pollster::block_on(service.compose(ContextRequest {
         mode: app.mode(None),
         budget_chars: app.config.budget_chars(),
+        start,
     }));
     diagnostics.extend(context.user_notices.iter().cloned());
+    diagnostics.extend(context.diagnostics.iter().cloned());
     report(Some(&app), EVENT, &diagnostics);
     let mut user_messages = context.user_notices.clone();
     if context.needs_setup {

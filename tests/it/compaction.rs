@@ -1,0 +1,294 @@
+//! Pre-compact and the session-start notices, replaying the real client's payloads.
+
+use std::path::{Path, PathBuf};
+
+use predicates::str::contains;
+use serde_json::Value;
+
+use crate::support::{Hermetic, envelope, fixture};
+
+/// A project checkout and copies of the fixture transcripts, with the client's payloads
+/// rewritten to point at them.
+struct Replay {
+    env: Hermetic,
+    project: PathBuf,
+    transcripts: PathBuf,
+}
+
+impl Replay {
+    fn new() -> Self {
+        let env = Hermetic::new();
+        env.install_example_seed();
+        let project = env.home().join("code/notes");
+        fs_err::create_dir_all(project.join(".git")).unwrap();
+        let transcripts = env.home().join(".claude/projects/-home-user-code-notes");
+        fs_err::create_dir_all(&transcripts).unwrap();
+        for entry in fs_err::read_dir(fixture("claude-code-2.1.328/transcripts")).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let session = name.split_once("--").unwrap().1.to_owned();
+            fs_err::copy(&path, transcripts.join(session)).unwrap();
+        }
+        Self {
+            env,
+            project,
+            transcripts,
+        }
+    }
+
+    fn payload(&self, name: &str) -> Vec<u8> {
+        let text =
+            fs_err::read_to_string(fixture(&format!("claude-code-2.1.328/hooks/{name}.json")))
+                .unwrap();
+        let mut value: Value = serde_json::from_str(&text).unwrap();
+        let transcript = Path::new(value["transcript_path"].as_str().unwrap())
+            .file_name()
+            .unwrap()
+            .to_owned();
+        value["transcript_path"] = Value::from(
+            self.transcripts
+                .join(transcript)
+                .to_string_lossy()
+                .into_owned(),
+        );
+        value["cwd"] = Value::from(self.project.to_string_lossy().into_owned());
+        serde_json::to_vec(&value).unwrap()
+    }
+
+    fn pre_compact(&self, name: &str) {
+        let output = self
+            .env
+            .carryover()
+            .args(["hook", "pre-compact"])
+            .write_stdin(self.payload(name))
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        assert!(
+            output.stdout.is_empty(),
+            "pre-compact printed {:?}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+    }
+
+    fn session_start(&self, name: &str) -> String {
+        let output = self
+            .env
+            .carryover()
+            .args(["hook", "session-start"])
+            .write_stdin(self.payload(name))
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        envelope(&output.stdout).1
+    }
+
+    fn project_dir(&self) -> PathBuf {
+        let slug: String = self
+            .project
+            .to_string_lossy()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        self.env.data().join("projects").join(slug)
+    }
+
+    fn state(&self) -> Value {
+        serde_json::from_str(
+            &fs_err::read_to_string(self.project_dir().join("context-state.json")).unwrap(),
+        )
+        .unwrap()
+    }
+}
+
+#[test]
+fn the_real_sequence_compact_then_compact_again_then_clear() {
+    let replay = Replay::new();
+    replay.pre_compact("precompact-manual-1");
+
+    let state = replay.state();
+    assert_eq!(state["session_id"], "2c764cf4-ae92-42d8-88b5-e0f2690d8874");
+    assert_eq!(state["pre_compaction_tokens"], 171_203);
+    assert_eq!(
+        state["context_window"], 1_000_000,
+        "the transcript's model claude-opus-5-5 has a 1M window"
+    );
+    assert_eq!(state["pre_compaction_tier"], "NOMINAL");
+    assert_eq!(state["trigger"], "manual");
+    let checkpoint = PathBuf::from(state["checkpoint"].as_str().unwrap());
+    assert!(checkpoint.starts_with(replay.project_dir().join("checkpoints")));
+    let document = fs_err::read_to_string(&checkpoint).unwrap();
+    assert!(document.contains("  - hello there"), "{document}");
+
+    let first = replay.session_start("sessionstart-compact-1");
+    assert!(
+        first.starts_with(&format!(
+            "<compaction-notice tier=\"NOMINAL\" fill=\"0.17\">Context was compacted at NOMINAL tier (17% fill). Review checkpoint at {}. Resume from the last recorded state.</compaction-notice>",
+            checkpoint.display()
+        )),
+        "{first}"
+    );
+    assert!(
+        first.contains("Resumption summary from the checkpoint:\nLast requests:\n  - hello there"),
+        "{first}"
+    );
+    assert!(first.contains("Identity: Juno (serving Mara)"));
+    assert!(
+        replay.state()["pre_compaction_fill"].is_null(),
+        "the notice is one-time"
+    );
+
+    let second = replay.session_start("sessionstart-compact-1");
+    assert!(!second.contains("compaction-notice"), "{second}");
+    assert!(second.starts_with("Identity: Juno"), "{second}");
+
+    let cleared = replay.session_start("sessionstart-clear-1");
+    assert!(
+        cleared.starts_with("<session-reset>New session started. No prior compaction state detected.</session-reset>"),
+        "{cleared}"
+    );
+}
+
+#[test]
+fn a_configured_window_changes_fill_and_tier() {
+    let replay = Replay::new();
+    fs_err::write(
+        replay.env.data().join("config.toml"),
+        "[context]\nwindow_tokens = 200000\n",
+    )
+    .unwrap();
+    replay.pre_compact("precompact-manual-1");
+    let context = replay.session_start("sessionstart-compact-1");
+    assert!(
+        context.starts_with("<compaction-notice tier=\"CRITICAL\" fill=\"0.86\">"),
+        "{context}"
+    );
+}
+
+#[test]
+fn the_context_preview_does_not_consume_the_notice() {
+    let replay = Replay::new();
+    replay.pre_compact("precompact-manual-1");
+    for _ in 0..2 {
+        replay
+            .env
+            .carryover()
+            .args([
+                "context",
+                "--source",
+                "compact",
+                "--session-id",
+                "2c764cf4-ae92-42d8-88b5-e0f2690d8874",
+                "--cwd",
+            ])
+            .arg(&replay.project)
+            .assert()
+            .success()
+            .stdout(contains(
+                "<compaction-notice tier=\"NOMINAL\" fill=\"0.17\">",
+            ));
+    }
+    let json: Value = serde_json::from_slice(
+        &replay
+            .env
+            .carryover()
+            .args(["context", "--json", "--source", "compact", "--cwd"])
+            .arg(&replay.project)
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(json["notice"], "compaction");
+    assert!(
+        replay
+            .session_start("sessionstart-compact-1")
+            .contains("compaction-notice tier=")
+    );
+}
+
+#[test]
+fn without_pre_compact_the_transcript_boundary_gives_the_figures() {
+    let replay = Replay::new();
+    let context = replay.session_start("sessionstart-compact-1");
+    assert!(
+        context.starts_with("<compaction-notice tier=\"NOMINAL\" fill=\"0.17\">Context was compacted at NOMINAL tier (17% fill, 171,243 tokens before compaction"),
+        "{context}"
+    );
+    assert!(
+        !replay
+            .session_start("sessionstart-compact-1")
+            .contains("compaction-notice")
+    );
+}
+
+#[test]
+fn a_resume_carries_no_notice() {
+    let replay = Replay::new();
+    replay.pre_compact("precompact-manual-1");
+    for payload in ["sessionstart-resume-1", "sessionstart-resume-2"] {
+        let context = replay.session_start(payload);
+        assert!(
+            context.starts_with("Identity: Juno"),
+            "{payload}: {context}"
+        );
+    }
+    assert!(
+        replay
+            .session_start("sessionstart-compact-1")
+            .contains("<compaction-notice tier=")
+    );
+}
+
+#[rstest::rstest]
+#[case::empty(b"" as &[u8])]
+#[case::garbage(b"not json")]
+#[case::hostile_session(
+    br#"{"session_id": "../../../etc/x", "transcript_path": "/nonexistent.jsonl", "cwd": "/tmp"}"#
+)]
+fn pre_compact_always_exits_0_silently(#[case] stdin: &[u8]) {
+    let env = Hermetic::new();
+    let output = env
+        .carryover()
+        .args(["hook", "pre-compact"])
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(output.stdout.is_empty());
+    let outside: Vec<_> = walk(env.data().parent().unwrap())
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("etc"))
+        .collect();
+    assert!(outside.is_empty(), "{outside:?}");
+}
+
+#[test]
+fn a_corrupt_state_file_loses_the_notice_not_the_session() {
+    let replay = Replay::new();
+    replay.pre_compact("precompact-manual-1");
+    fs_err::write(replay.project_dir().join("context-state.json"), "{ broken").unwrap();
+    let output = replay
+        .env
+        .carryover()
+        .args(["hook", "session-start"])
+        .write_stdin(replay.payload("sessionstart-compact-1"))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let (_, context) = envelope(&output.stdout);
+    assert!(context.contains("Identity: Juno"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("context-state.json"));
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in fs_err::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(walk(&path));
+        }
+        found.push(path);
+    }
+    found
+}
