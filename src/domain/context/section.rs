@@ -90,6 +90,11 @@ impl Section {
         true
     }
 
+    /// Drops items from the end until the section fits in `max` characters (or has none left).
+    pub fn shrink_to(&mut self, max: usize) {
+        while self.char_len() > max && self.shrink() {}
+    }
+
     /// Length of [`Section::render`] in characters, without rendering.
     pub fn char_len(&self) -> usize {
         match self.hidden {

@@ -42,6 +42,12 @@ impl Timestamp {
         self.0.format(format).unwrap_or_else(|_| self.to_string())
     }
 
+    /// `2026-11-21T18:40:12+00:00`: RFC 3339 to the second, as handoff files carry it.
+    pub fn rfc3339_seconds(self) -> String {
+        let format = format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]+00:00");
+        self.0.format(format).unwrap_or_else(|_| self.to_string())
+    }
+
     /// `20261121T184012Z`: safe in file names and sorts by time.
     pub fn compact(self) -> String {
         let format = format_description!("[year][month][day]T[hour][minute][second]Z");
