@@ -6,6 +6,7 @@ mod learn;
 mod pre_compact;
 mod seed_status;
 mod session_context;
+mod session_end;
 mod start_notice;
 mod window_settings;
 
@@ -15,4 +16,5 @@ pub use learn::Learn;
 pub use pre_compact::{CHECKPOINT_TAIL_BYTES, PreCompact, PreCompactOutcome, PreCompactRequest};
 pub use seed_status::{SeedStatus, StatusReport};
 pub use session_context::{ContextRequest, SessionContextService, StartInfo};
+pub use session_end::{HandoffSettings, SessionEnd, SessionEndOutcome, SessionEndRequest};
 pub use window_settings::WindowSettings;

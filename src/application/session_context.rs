@@ -1,5 +1,5 @@
-//! Composes what a session start injects: the notice about how the session began, then what
-//! the seed holds.
+//! Composes what a session start injects: the notice about how the session began, the
+//! identity, the project's newest handoff, then what else the seed holds.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -11,10 +11,11 @@ use crate::domain::context::{
 use crate::domain::format::{
     RECENT_PER_KIND, identity_summary, learning_summary, pending_proposals, session_state,
 };
+use crate::domain::handoff::{handoff_section, read_handoff};
 use crate::domain::ports::{
-    Clock, ContextStateStore, ProjectContext, SeedRepository, TranscriptReader,
+    Clock, ContextStateStore, HandoffStore, ProjectContext, SeedRepository, TranscriptReader,
 };
-use crate::domain::project::SlugStyle;
+use crate::domain::project::{ProjectSlug, SlugStyle};
 use crate::domain::seed::Seed;
 
 use super::WindowSettings;
@@ -48,34 +49,52 @@ pub struct StartInfo {
     pub window: WindowSettings,
     /// How the project's directory is named.
     pub slug_style: SlugStyle,
+    /// Inject the project's newest handoff.
+    pub handoffs_enabled: bool,
     /// The hook consumes one-time notices; a preview (`carryover context`) must not.
     pub consume: bool,
 }
 
+/// The handoff's share of the budget: it may not crowd out the learnings.
+const HANDOFF_SHARE_PERCENT: usize = 40;
+
+/// Handoffs tried, newest first, before giving up on finding a usable one.
+const HANDOFF_CANDIDATES: usize = 5;
+
 /// Builds the session context. It never fails: whatever cannot be read becomes a short notice
 /// in the text, a message for the user or a diagnostic, because a session must always start.
-pub struct SessionContextService<S, St, T, P> {
+pub struct SessionContextService<S, St, T, P, H> {
     seeds: S,
     states: St,
     transcripts: T,
     projects: P,
+    handoffs: H,
     clock: Arc<dyn Clock>,
 }
 
-impl<S, St, T, P> SessionContextService<S, St, T, P>
+impl<S, St, T, P, H> SessionContextService<S, St, T, P, H>
 where
     S: SeedRepository,
     St: ContextStateStore,
     T: TranscriptReader,
     P: ProjectContext,
+    H: HandoffStore,
 {
     /// A service over the given ports.
-    pub fn new(seeds: S, states: St, transcripts: T, projects: P, clock: Arc<dyn Clock>) -> Self {
+    pub fn new(
+        seeds: S,
+        states: St,
+        transcripts: T,
+        projects: P,
+        handoffs: H,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
         Self {
             seeds,
             states,
             transcripts,
             projects,
+            handoffs,
             clock,
         }
     }
@@ -98,6 +117,18 @@ where
             Some((kind, section)) => (Some(kind), section),
             None => (None, Section::empty()),
         };
+        let budget = request.budget_chars;
+        let handoff = match request.start.handoffs_enabled {
+            true => {
+                self.newest_handoff(&slug, &request.start, budget, &mut diagnostics)
+                    .await
+            }
+            false => None,
+        };
+        let (handoff_path, handoff_section) = match handoff {
+            Some((path, section)) => (Some(path), section),
+            None => (None, Section::empty()),
+        };
         let mut context = match self.seeds.load().await {
             Ok(Some(loaded)) => {
                 if let Some(repaired) = loaded.repaired {
@@ -110,35 +141,103 @@ where
                     ));
                 }
                 if loaded.seed.needs_setup() {
-                    short(notice_section, setup_notice(), true, &request)
+                    short(
+                        [notice_section, setup_notice(), handoff_section],
+                        true,
+                        &request,
+                    )
                 } else {
-                    self.full(notice_section, &loaded.seed, &request)
+                    self.full(notice_section, handoff_section, &loaded.seed, &request)
                 }
             }
-            Ok(None) => short(notice_section, setup_notice(), true, &request),
+            Ok(None) => short(
+                [notice_section, setup_notice(), handoff_section],
+                true,
+                &request,
+            ),
             Err(error) => {
                 let problem = error.to_string();
                 user_notices.push(problem.clone());
                 short(
-                    notice_section,
-                    unusable_seed_notice(&problem),
+                    [
+                        notice_section,
+                        unusable_seed_notice(&problem),
+                        handoff_section,
+                    ],
                     false,
                     &request,
                 )
             }
         };
+        context.handoff =
+            handoff_path.filter(|path| context.text.contains(&path.to_string_lossy().into_owned()));
         context.notice = notice_kind;
         context.user_notices = user_notices;
         context.diagnostics.extend(diagnostics);
         context
     }
 
-    fn full(&self, notice: Section, seed: &Seed, request: &ContextRequest) -> SessionContext {
-        let mut sections: Vec<Section> = Vec::with_capacity(5);
+    /// The newest usable handoff of the project, other than this session's own, as a
+    /// section cut to its share of the budget. Empty, unreadable or malformed files are
+    /// skipped with a diagnostic.
+    async fn newest_handoff(
+        &self,
+        slug: &ProjectSlug,
+        start: &StartInfo,
+        budget: usize,
+        diagnostics: &mut Vec<String>,
+    ) -> Option<(PathBuf, Section)> {
+        let entries = match self.handoffs.list(slug).await {
+            Ok(entries) => entries,
+            Err(error) => {
+                diagnostics.push(error.to_string());
+                return None;
+            }
+        };
+        let candidates = entries
+            .into_iter()
+            .filter(|entry| start.session_id.as_deref() != Some(entry.session.as_str()))
+            .take(HANDOFF_CANDIDATES);
+        for entry in candidates {
+            let text = match self.handoffs.read(&entry).await {
+                Ok(text) => text,
+                Err(error) => {
+                    diagnostics.push(format!("skipped a handoff: {error}"));
+                    continue;
+                }
+            };
+            let parsed = match read_handoff(&text) {
+                Ok(parsed) => parsed,
+                Err(error) => {
+                    diagnostics.push(format!("skipped {}: {error}", entry.path.display()));
+                    continue;
+                }
+            };
+            if let Some(warning) = &parsed.warning {
+                diagnostics.push(format!("{}: {warning}", entry.path.display()));
+            }
+            let written = parsed.timestamp.unwrap_or(entry.modified);
+            let share = budget * HANDOFF_SHARE_PERCENT / 100;
+            let shown = entry.path.to_string_lossy();
+            let section = handoff_section(&parsed, &shown, written, self.clock.now(), share);
+            return Some((entry.path, section));
+        }
+        None
+    }
+
+    fn full(
+        &self,
+        notice: Section,
+        handoff: Section,
+        seed: &Seed,
+        request: &ContextRequest,
+    ) -> SessionContext {
+        let mut sections: Vec<Section> = Vec::with_capacity(6);
         sections.push(notice);
         if request.mode == Mode::Full {
             sections.push(identity_summary(&seed.identity));
         }
+        sections.push(handoff);
         sections.push(learning_summary(&seed.learned, RECENT_PER_KIND));
         sections.push(pending_proposals(&seed.state.proposals));
         sections.push(session_state(&seed.state, self.clock.now()));
@@ -152,26 +251,24 @@ where
             learnings_total: seed.confirmed_learnings().count(),
             proposal_count: seed.pending_proposals().count(),
             notice: None,
+            handoff: None,
             user_notices: Vec::new(),
             diagnostics: Vec::new(),
         }
     }
 }
 
-fn short(
-    notice: Section,
-    body: Section,
-    needs_setup: bool,
-    request: &ContextRequest,
-) -> SessionContext {
+/// A context without the seed's sections: first run, or a seed that cannot be used.
+fn short(sections: [Section; 3], needs_setup: bool, request: &ContextRequest) -> SessionContext {
     SessionContext {
-        text: compose(vec![notice, body], request.budget_chars).text,
+        text: compose(sections.into(), request.budget_chars).text,
         needs_setup,
         mode: request.mode,
         learnings: Vec::new(),
         learnings_total: 0,
         proposal_count: 0,
         notice: None,
+        handoff: None,
         user_notices: Vec::new(),
         diagnostics: Vec::new(),
     }
@@ -199,8 +296,8 @@ mod tests {
     use super::*;
     use crate::domain::compaction::{ContextState, StartKind};
     use crate::domain::ports::{
-        LoadedSeed, MockClock, MockContextStateStore, MockProjectContext, MockSeedRepository,
-        MockTranscriptReader, Repaired,
+        HandoffEntry, LoadedSeed, MockClock, MockContextStateStore, MockHandoffStore,
+        MockProjectContext, MockSeedRepository, MockTranscriptReader, Repaired,
     };
     use crate::domain::project::Project;
     use crate::domain::seed::{SeedDecodeError, Timestamp, decode_seed};
@@ -250,17 +347,35 @@ mod tests {
         projects
     }
 
-    fn service(
-        seeds: MockSeedRepository,
-        states: MockContextStateStore,
-        transcripts: MockTranscriptReader,
-    ) -> SessionContextService<
+    type Service = SessionContextService<
         MockSeedRepository,
         MockContextStateStore,
         MockTranscriptReader,
         MockProjectContext,
-    > {
-        SessionContextService::new(seeds, states, transcripts, projects(), clock())
+        MockHandoffStore,
+    >;
+
+    fn no_handoffs() -> MockHandoffStore {
+        let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_list().returning(|_| Ok(Vec::new()));
+        handoffs
+    }
+
+    fn service(
+        seeds: MockSeedRepository,
+        states: MockContextStateStore,
+        transcripts: MockTranscriptReader,
+    ) -> Service {
+        with_handoffs(seeds, states, transcripts, no_handoffs())
+    }
+
+    fn with_handoffs(
+        seeds: MockSeedRepository,
+        states: MockContextStateStore,
+        transcripts: MockTranscriptReader,
+        handoffs: MockHandoffStore,
+    ) -> Service {
+        SessionContextService::new(seeds, states, transcripts, projects(), handoffs, clock())
     }
 
     fn request(mode: Mode, source: Option<StartSource>, consume: bool) -> ContextRequest {
@@ -275,20 +390,13 @@ mod tests {
                 payload_model: None,
                 window: WindowSettings::default(),
                 slug_style: SlugStyle::Path,
+                handoffs_enabled: true,
                 consume,
             },
         }
     }
 
-    fn compose(
-        service: &SessionContextService<
-            MockSeedRepository,
-            MockContextStateStore,
-            MockTranscriptReader,
-            MockProjectContext,
-        >,
-        request: ContextRequest,
-    ) -> SessionContext {
+    fn compose(service: &Service, request: ContextRequest) -> SessionContext {
         pollster::block_on(service.compose(request))
     }
 
@@ -594,5 +702,152 @@ mod tests {
         let service = service(seeds(example), states, MockTranscriptReader::new());
         let context = compose(&service, request(Mode::Full, None, true));
         assert_eq!(context.notice, Some(StartKind::Compaction));
+    }
+
+    fn entry(session: &str, minutes_ago: i64) -> HandoffEntry {
+        let now = Timestamp::parse("2026-11-22T18:40:00Z").unwrap();
+        HandoffEntry {
+            session: session.into(),
+            path: format!("/data/projects/p/sessions/{session}/handoff.md").into(),
+            modified: Timestamp::new(now.instant() - time::Duration::minutes(minutes_ago)),
+        }
+    }
+
+    fn handoffs(texts: &'static [(&'static str, &'static str)]) -> MockHandoffStore {
+        let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_list().returning(|_| {
+            Ok(texts
+                .iter()
+                .enumerate()
+                .map(|(n, (s, _))| entry(s, n as i64 * 10))
+                .collect())
+        });
+        handoffs.expect_read().returning(|entry| {
+            Ok(texts
+                .iter()
+                .find(|(s, _)| *s == entry.session)
+                .unwrap()
+                .1
+                .to_owned())
+        });
+        handoffs
+    }
+
+    #[test]
+    fn the_newest_handoff_follows_the_identity() {
+        let store = handoffs(&[(
+            "prev",
+            include_str!("../../tests/fixtures/handoff/handoff.md"),
+        )]);
+        let service = with_handoffs(
+            seeds(example),
+            no_state(),
+            MockTranscriptReader::new(),
+            store,
+        );
+        let context = compose(
+            &service,
+            request(Mode::Full, Some(StartSource::Startup), true),
+        );
+        let identity = context.text.find("Identity: Juno").unwrap();
+        let handoff = context.text.find("Handoff from the previous session (23 hours ago, 2026-11-21 18:40 UTC; session 81b8f225, 14 turns):").unwrap();
+        let learnings = context.text.find("Learnings: 12 confirmed").unwrap();
+        assert!(
+            identity < handoff && handoff < learnings,
+            "{}",
+            context.text
+        );
+        assert!(
+            context
+                .text
+                .contains("Full handoff: /data/projects/p/sessions/prev/handoff.md")
+        );
+        assert_eq!(
+            context.handoff,
+            Some(PathBuf::from("/data/projects/p/sessions/prev/handoff.md"))
+        );
+    }
+
+    #[test]
+    fn an_empty_handoff_is_skipped_with_a_diagnostic() {
+        let store = handoffs(&[
+            ("empty", "  \n"),
+            ("older", "## What's In Progress\n- the older one\n"),
+        ]);
+        let service = with_handoffs(
+            seeds(example),
+            no_state(),
+            MockTranscriptReader::new(),
+            store,
+        );
+        let context = compose(
+            &service,
+            request(Mode::Full, Some(StartSource::Startup), true),
+        );
+        assert!(
+            context.text.contains("  - the older one"),
+            "{}",
+            context.text
+        );
+        assert!(
+            context.diagnostics.iter().any(|d| d.contains("empty")),
+            "{:?}",
+            context.diagnostics
+        );
+    }
+
+    #[test]
+    fn the_sessions_own_handoff_is_not_injected_back() {
+        let store = handoffs(&[
+            ("s1", "## Notes\n- mine\n"),
+            ("s0", "## Notes\n- previous\n"),
+        ]);
+        let service = with_handoffs(
+            seeds(example),
+            no_state(),
+            MockTranscriptReader::new(),
+            store,
+        );
+        let context = compose(
+            &service,
+            request(Mode::Full, Some(StartSource::Resume), true),
+        );
+        assert!(
+            context.text.contains("  - previous") && !context.text.contains("  - mine"),
+            "{}",
+            context.text
+        );
+    }
+
+    #[test]
+    fn disabled_handoffs_are_not_even_listed() {
+        let mut store = MockHandoffStore::new();
+        store.expect_list().never();
+        let service = with_handoffs(
+            seeds(example),
+            no_state(),
+            MockTranscriptReader::new(),
+            store,
+        );
+        let mut request = request(Mode::Full, Some(StartSource::Startup), true);
+        request.start.handoffs_enabled = false;
+        assert_eq!(compose(&service, request).handoff, None);
+    }
+
+    #[test]
+    fn a_first_run_still_gets_the_projects_handoff() {
+        let store = handoffs(&[("prev", "## Notes\n- keep going\n")]);
+        let service = with_handoffs(
+            seeds(|| Ok(None)),
+            no_state(),
+            MockTranscriptReader::new(),
+            store,
+        );
+        let context = compose(
+            &service,
+            request(Mode::Full, Some(StartSource::Startup), true),
+        );
+        assert!(context.needs_setup);
+        assert!(context.text.contains("  - keep going"), "{}", context.text);
     }
 }

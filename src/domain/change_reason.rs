@@ -21,6 +21,11 @@ pub enum ChangeReason {
         /// Its id.
         id: String,
     },
+    /// A session ended: the last session and active projects changed.
+    SessionEnd {
+        /// The session.
+        session: String,
+    },
     /// A corrupt seed was restored from history.
     Repair {
         /// Abbreviated commit the good version came from.
@@ -37,6 +42,7 @@ impl fmt::Display for ChangeReason {
                 write!(f, "Init: {ai_name} serving {principal}")
             }
             Self::Learn { kind, id } => write!(f, "Learn: add {kind} {id}"),
+            Self::SessionEnd { session } => write!(f, "Session end: {session}"),
             Self::Repair {
                 from_commit,
                 problem,

@@ -129,3 +129,17 @@ pub enum TranscriptError {
         source: std::io::Error,
     },
 }
+
+/// What the handoff store can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum HandoffError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory involved.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+}

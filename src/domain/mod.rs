@@ -16,4 +16,4 @@ pub mod session_id;
 pub mod transcript;
 
 pub use change_reason::ChangeReason;
-pub use error::{RuleError, SeedError, StateError, TranscriptError};
+pub use error::{HandoffError, RuleError, SeedError, StateError, TranscriptError};

@@ -16,6 +16,44 @@ pub struct Config {
     pub seed_path: Option<PathBuf>,
     /// The session context.
     pub context: ContextConfig,
+    /// Handoffs between sessions.
+    pub handoff: HandoffConfig,
+}
+
+/// `[handoff]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct HandoffConfig {
+    /// Write handoffs at session end and inject the newest at session start.
+    pub enabled: bool,
+    /// Where project directories live (default: `<data home>/projects`); `~` is expanded.
+    pub projects_dir: Option<PathBuf>,
+    /// `path` (the default) or `basename`, for existing `~/.amplifier/projects/<name>` trees.
+    pub slug: SlugStyleConfig,
+    /// Sessions with fewer user requests leave no handoff.
+    pub min_turns: usize,
+}
+
+impl Default for HandoffConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            projects_dir: None,
+            slug: SlugStyleConfig::Path,
+            min_turns: 2,
+        }
+    }
+}
+
+/// `handoff.slug`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SlugStyleConfig {
+    /// The project root's whole path.
+    #[default]
+    Path,
+    /// The project directory's name.
+    Basename,
 }
 
 /// `[context]`.
@@ -82,6 +120,7 @@ impl Config {
             message: error.to_string().trim_end().replace('\n', " "),
         })?;
         config.seed_path = config.seed_path.map(|p| expand_tilde(p, home));
+        config.handoff.projects_dir = config.handoff.projects_dir.map(|p| expand_tilde(p, home));
         if let Some(values) = config.context.tier_thresholds {
             Thresholds::new(values).map_err(|reason| ConfigError::Invalid {
                 path: path.to_owned(),
@@ -161,6 +200,29 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(message.contains("context.tier_thresholds"), "{message}");
+    }
+
+    #[test]
+    fn reads_the_handoff_table() {
+        let config = load("[handoff]\nenabled = false\nprojects_dir = \"~/.amplifier/projects\"\nslug = \"basename\"\nmin_turns = 5\n").unwrap();
+        assert!(!config.handoff.enabled);
+        assert_eq!(
+            config.handoff.projects_dir,
+            Some(PathBuf::from("/home/mara/.amplifier/projects"))
+        );
+        assert_eq!(config.handoff.slug, SlugStyleConfig::Basename);
+        assert_eq!(config.handoff.min_turns, 5);
+    }
+
+    #[test]
+    fn an_unknown_slug_style_names_the_key() {
+        let message = load("[handoff]\nslug = \"hash\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("slug") && message.contains("hash"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -4,13 +4,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::application::{SessionContextService, WindowSettings};
+use crate::application::{HandoffSettings, SessionContextService, WindowSettings};
 use crate::domain::context::Mode;
 use crate::domain::ports::{Clock, IdGenerator};
 use crate::domain::project::SlugStyle;
 use crate::infrastructure::{
-    ClaudeTranscriptReader, Config, DataHome, FixedClock, FsProjectContext, GitSeedRepository,
-    JsonContextStateStore, JsonSeedRepository, RandomIds, SystemClock,
+    ClaudeTranscriptReader, Config, DataHome, FixedClock, FsHandoffStore, FsProjectContext,
+    GitSeedRepository, JsonContextStateStore, JsonSeedRepository, RandomIds, SlugStyleConfig,
+    SystemClock,
 };
 
 use super::cli::ModeArg;
@@ -112,14 +113,36 @@ impl App {
         JsonContextStateStore,
         ClaudeTranscriptReader,
         FsProjectContext,
+        FsHandoffStore,
     > {
         SessionContextService::new(
             self.seeds(lock_wait),
             self.states(lock_wait),
             ClaudeTranscriptReader,
             FsProjectContext,
+            self.handoffs(),
             self.clock.clone(),
         )
+    }
+
+    /// The handoff store: `[handoff] projects_dir`, else the data home's `projects/`.
+    pub fn handoffs(&self) -> FsHandoffStore {
+        let dir = self
+            .config
+            .handoff
+            .projects_dir
+            .clone()
+            .unwrap_or_else(|| self.data_home.projects_dir());
+        FsHandoffStore::new(dir)
+    }
+
+    /// `[handoff]` as the use cases take it.
+    pub fn handoff_settings(&self) -> HandoffSettings {
+        HandoffSettings {
+            enabled: self.config.handoff.enabled,
+            min_turns: self.config.handoff.min_turns,
+            slug_style: self.slug_style(),
+        }
     }
 
     /// How the context window and tiers are chosen.
@@ -133,7 +156,10 @@ impl App {
 
     /// How project directories are named.
     pub fn slug_style(&self) -> SlugStyle {
-        SlugStyle::Path
+        match self.config.handoff.slug {
+            SlugStyleConfig::Path => SlugStyle::Path,
+            SlugStyleConfig::Basename => SlugStyle::Basename,
+        }
     }
 
     /// The directory a payload's `cwd` (or its absence) stands for.

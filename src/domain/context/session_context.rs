@@ -20,6 +20,8 @@ pub struct SessionContext {
     pub learnings_total: usize,
     /// Proposals awaiting review.
     pub proposal_count: usize,
+    /// The handoff the text shows, when it shows one.
+    pub handoff: Option<std::path::PathBuf>,
     /// The notice about how the session began, when one was given.
     pub notice: Option<StartKind>,
     /// Messages for the user rather than the model (a repair, a problem).

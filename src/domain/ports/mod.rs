@@ -2,6 +2,7 @@
 
 mod clock;
 mod context_state_store;
+mod handoff_store;
 mod id_generator;
 mod project_context;
 mod seed_repository;
@@ -9,6 +10,7 @@ mod transcript_reader;
 
 pub use clock::Clock;
 pub use context_state_store::{ContextStateStore, StateEdit};
+pub use handoff_store::{HandoffEntry, HandoffStore};
 pub use id_generator::IdGenerator;
 pub use project_context::ProjectContext;
 pub use seed_repository::{LoadedSeed, Repaired, SeedEdit, SeedHistory, SeedRepository};
@@ -18,6 +20,8 @@ pub use transcript_reader::{DigestScope, TranscriptReader};
 pub use clock::MockClock;
 #[cfg(test)]
 pub use context_state_store::MockContextStateStore;
+#[cfg(test)]
+pub use handoff_store::MockHandoffStore;
 #[cfg(test)]
 pub use id_generator::MockIdGenerator;
 #[cfg(test)]

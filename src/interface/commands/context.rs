@@ -39,6 +39,7 @@ pub fn context(args: &ContextArgs, app: &App) -> Result<(), CliError> {
             payload_model: None,
             window: app.window_settings(),
             slug_style: app.slug_style(),
+            handoffs_enabled: app.config.handoff.enabled,
             consume: false,
         },
     }));
@@ -72,7 +73,7 @@ fn to_json(context: &SessionContext) -> serde_json::Value {
         })).collect::<Vec<_>>(),
         "proposal_count": context.proposal_count,
         "notice": context.notice.and_then(|kind| kind.notice_name()),
-        "handoff": null,
+        "handoff": context.handoff,
         "startup_instruction": false,
     })
 }

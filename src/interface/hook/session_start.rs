@@ -49,6 +49,7 @@ fn compose(args: &SessionStartArgs, env: Environment) -> String {
         payload_model: input.model.clone(),
         window: app.window_settings(),
         slug_style: app.slug_style(),
+        handoffs_enabled: app.config.handoff.enabled,
         consume: true,
     };
     let service = app.session_context(HOOK_LOCK_WAIT);

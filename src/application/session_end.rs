@@ -1,0 +1,372 @@
+//! `hook session-end`: write the session's handoff and note when the last session ran.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::domain::ChangeReason;
+use crate::domain::handoff::{build_handoff, read_handoff};
+use crate::domain::ports::{
+    Clock, DigestScope, HandoffStore, ProjectContext, SeedRepository, TranscriptReader,
+};
+use crate::domain::project::SlugStyle;
+use crate::domain::session_id::SessionId;
+
+/// How many active projects the seed's state remembers.
+const ACTIVE_PROJECTS_KEPT: usize = 10;
+
+/// Handoff settings (`[handoff]` in the configuration).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandoffSettings {
+    /// Write and inject handoffs at all.
+    pub enabled: bool,
+    /// Sessions with fewer user requests leave no handoff.
+    pub min_turns: usize,
+    /// How project directories are named.
+    pub slug_style: SlugStyle,
+}
+
+impl Default for HandoffSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            min_turns: 2,
+            slug_style: SlugStyle::Path,
+        }
+    }
+}
+
+/// What session-end was handed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionEndRequest {
+    /// The session that ended.
+    pub session_id: SessionId,
+    /// Its transcript.
+    pub transcript: Option<PathBuf>,
+    /// Its working directory.
+    pub cwd: PathBuf,
+    /// Handoff settings.
+    pub settings: HandoffSettings,
+}
+
+/// What session-end did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionEndOutcome {
+    /// The handoff written, if one was.
+    pub handoff: Option<PathBuf>,
+    /// Why none was written, if none was.
+    pub skipped: Option<String>,
+    /// What went wrong without stopping it.
+    pub warnings: Vec<String>,
+}
+
+/// Writes handoffs and records the last session. Never fails: problems become warnings.
+pub struct SessionEnd<H, T, P, S> {
+    handoffs: H,
+    transcripts: T,
+    projects: P,
+    seeds: S,
+    clock: Arc<dyn Clock>,
+}
+
+impl<H: HandoffStore, T: TranscriptReader, P: ProjectContext, S: SeedRepository>
+    SessionEnd<H, T, P, S>
+{
+    /// A service over the given ports.
+    pub fn new(handoffs: H, transcripts: T, projects: P, seeds: S, clock: Arc<dyn Clock>) -> Self {
+        Self {
+            handoffs,
+            transcripts,
+            projects,
+            seeds,
+            clock,
+        }
+    }
+
+    /// Handles the end of a session.
+    pub async fn end(&self, request: SessionEndRequest) -> SessionEndOutcome {
+        let mut outcome = SessionEndOutcome {
+            handoff: None,
+            skipped: None,
+            warnings: Vec::new(),
+        };
+        let project = self.projects.project(&request.cwd).await;
+        let now = self.clock.now();
+        self.record_last_session(&request.session_id, &project.name, &mut outcome.warnings)
+            .await;
+        if !request.settings.enabled {
+            outcome.skipped = Some("handoffs are disabled".to_owned());
+            return outcome;
+        }
+        let Some(transcript) = &request.transcript else {
+            outcome.skipped = Some("no transcript_path in the payload".to_owned());
+            return outcome;
+        };
+        let digest = match self
+            .transcripts
+            .digest(transcript, DigestScope::Whole)
+            .await
+        {
+            Ok(digest) => digest,
+            Err(error) => {
+                outcome.warnings.push(error.to_string());
+                outcome.skipped = Some("the transcript could not be read".to_owned());
+                return outcome;
+            }
+        };
+        if digest.user_turns < request.settings.min_turns {
+            outcome.skipped = Some(format!(
+                "{} user turn(s), fewer than handoff.min_turns = {}",
+                digest.user_turns, request.settings.min_turns
+            ));
+            return outcome;
+        }
+        let handoff = build_handoff(
+            &digest,
+            request.session_id.as_str(),
+            &project.name,
+            &project.root,
+            now,
+        );
+        let slug = project.slug(request.settings.slug_style);
+        match self.handoffs.read_session(&slug, &request.session_id).await {
+            Ok(Some(previous)) if richness_of(&previous) > handoff.richness() => {
+                outcome.skipped = Some("this session already has a richer handoff".to_owned());
+                return outcome;
+            }
+            Ok(_) => {}
+            Err(error) => outcome.warnings.push(error.to_string()),
+        }
+        match self
+            .handoffs
+            .write(&slug, &request.session_id, &handoff.render())
+            .await
+        {
+            Ok(path) => outcome.handoff = Some(path),
+            Err(error) => outcome.warnings.push(error.to_string()),
+        }
+        outcome
+    }
+
+    async fn record_last_session(
+        &self,
+        session: &SessionId,
+        project: &str,
+        warnings: &mut Vec<String>,
+    ) {
+        let now = self.clock.now();
+        let session = session.as_str().to_owned();
+        let project = project.to_owned();
+        let result = self
+            .seeds
+            .update(Box::new(move |current| {
+                let mut seed = current.ok_or(crate::domain::RuleError::NotInitialised)?;
+                seed.state.last_session_id = Some(session.clone());
+                seed.state.last_session_at = Some(now);
+                seed.state.active_projects.retain(|known| *known != project);
+                seed.state.active_projects.insert(0, project);
+                seed.state.active_projects.truncate(ACTIVE_PROJECTS_KEPT);
+                Ok((seed, ChangeReason::SessionEnd { session }))
+            }))
+            .await;
+        match result {
+            Ok(_)
+            | Err(crate::domain::SeedError::Rule(crate::domain::RuleError::NotInitialised)) => {}
+            Err(error) => warnings.push(error.to_string()),
+        }
+    }
+}
+
+/// Richness of a handoff already on disk, counted as a rendered one is: list items and
+/// changed files.
+fn richness_of(text: &str) -> usize {
+    read_handoff(text).map_or(0, |parsed| {
+        parsed.files_changed.len()
+            + parsed
+                .sections
+                .iter()
+                .map(|(_, lines)| {
+                    lines
+                        .iter()
+                        .filter(|l| l.starts_with("- "))
+                        .count()
+                        .max(usize::from(!lines.is_empty()))
+                })
+                .sum::<usize>()
+    })
+}
+
+/// Richness of a handoff about to be written, by the same measure as [`richness_of`].
+#[cfg(test)]
+fn rendered_richness(handoff: &crate::domain::handoff::Handoff) -> usize {
+    richness_of(&handoff.render())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::HandoffError;
+    use crate::domain::ports::{
+        MockClock, MockHandoffStore, MockProjectContext, MockSeedRepository, MockTranscriptReader,
+    };
+    use crate::domain::project::Project;
+    use crate::domain::seed::{Seed, Timestamp};
+    use crate::domain::transcript::{SessionDigest, TodoItem, TodoStatus};
+    use rstest::rstest;
+
+    fn clock() -> Arc<dyn Clock> {
+        let mut clock = MockClock::new();
+        clock
+            .expect_now()
+            .returning(|| Timestamp::parse("2026-11-22T18:40:00Z").unwrap());
+        Arc::new(clock)
+    }
+
+    fn projects() -> MockProjectContext {
+        let mut projects = MockProjectContext::new();
+        projects
+            .expect_project()
+            .returning(|_| Project::at("/home/user/code/shop-api"));
+        projects
+    }
+
+    fn seeds() -> MockSeedRepository {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_update().returning(|edit| {
+            let mut seed = Seed::default();
+            seed.state.active_projects = vec!["notes".into(), "shop-api".into()];
+            let (seed, reason) = edit(Some(seed))?;
+            assert_eq!(reason.to_string(), "Session end: s1");
+            assert_eq!(seed.state.active_projects, vec!["shop-api", "notes"]);
+            assert_eq!(seed.state.last_session_id.as_deref(), Some("s1"));
+            Ok(seed)
+        });
+        seeds
+    }
+
+    fn digest(turns: usize) -> SessionDigest {
+        SessionDigest {
+            user_requests: (0..turns).map(|n| format!("request {n}")).collect(),
+            user_turns: turns,
+            todos: vec![TodoItem {
+                content: "Write tests".into(),
+                status: TodoStatus::InProgress,
+            }],
+            ..SessionDigest::default()
+        }
+    }
+
+    fn transcripts(turns: usize) -> MockTranscriptReader {
+        let mut transcripts = MockTranscriptReader::new();
+        transcripts.expect_digest().returning(move |_, scope| {
+            assert_eq!(scope, DigestScope::Whole);
+            Ok(digest(turns))
+        });
+        transcripts
+    }
+
+    fn request(settings: HandoffSettings) -> SessionEndRequest {
+        SessionEndRequest {
+            session_id: SessionId::parse("s1").unwrap(),
+            transcript: Some("/t.jsonl".into()),
+            cwd: "/home/user/code/shop-api".into(),
+            settings,
+        }
+    }
+
+    #[test]
+    fn writes_the_handoff_of_a_real_session() {
+        let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_read_session().returning(|_, _| Ok(None));
+        handoffs
+            .expect_write()
+            .times(1)
+            .returning(|slug, session, text| {
+                assert_eq!(slug.as_str(), "-home-user-code-shop-api");
+                assert!(
+                    text.contains("## What's In Progress\n- Write tests"),
+                    "{text}"
+                );
+                Ok(PathBuf::from(format!("/h/{}/handoff.md", session)))
+            });
+        let service = SessionEnd::new(handoffs, transcripts(3), projects(), seeds(), clock());
+        let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
+        assert_eq!(outcome.handoff, Some(PathBuf::from("/h/s1/handoff.md")));
+        assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
+    }
+
+    #[rstest]
+    #[case::too_short(1, HandoffSettings::default(), "fewer than handoff.min_turns = 2")]
+    #[case::disabled(5, HandoffSettings { enabled: false, ..HandoffSettings::default() }, "disabled")]
+    fn skips_without_writing(
+        #[case] turns: usize,
+        #[case] settings: HandoffSettings,
+        #[case] why: &str,
+    ) {
+        let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_write().never();
+        let service = SessionEnd::new(handoffs, transcripts(turns), projects(), seeds(), clock());
+        let outcome = pollster::block_on(service.end(request(settings)));
+        assert!(outcome.skipped.unwrap().contains(why));
+    }
+
+    #[test]
+    fn never_replaces_a_richer_handoff_of_the_same_session() {
+        let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_read_session().returning(|_, _| {
+            Ok(Some("---\nsession_id: s1\n---\n## What Was Accomplished\n- a\n- b\n- c\n- d\n- e\n- f\n- g\n".into()))
+        });
+        handoffs.expect_write().never();
+        let service = SessionEnd::new(handoffs, transcripts(2), projects(), seeds(), clock());
+        let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
+        assert_eq!(
+            outcome.skipped.as_deref(),
+            Some("this session already has a richer handoff")
+        );
+    }
+
+    #[test]
+    fn an_equal_or_poorer_previous_handoff_is_replaced() {
+        let mut handoffs = MockHandoffStore::new();
+        handoffs
+            .expect_read_session()
+            .returning(|_, _| Ok(Some("---\nsession_id: s1\n---\n## Notes\n- one\n".into())));
+        handoffs
+            .expect_write()
+            .times(1)
+            .returning(|_, _, _| Ok(PathBuf::from("/h")));
+        let service = SessionEnd::new(handoffs, transcripts(4), projects(), seeds(), clock());
+        assert!(
+            pollster::block_on(service.end(request(HandoffSettings::default())))
+                .handoff
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn a_failing_store_is_a_warning() {
+        let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_read_session().returning(|_, _| Ok(None));
+        handoffs.expect_write().returning(|_, _, _| {
+            Err(HandoffError::Io {
+                path: "/h".into(),
+                source: std::io::ErrorKind::PermissionDenied.into(),
+            })
+        });
+        let service = SessionEnd::new(handoffs, transcripts(2), projects(), seeds(), clock());
+        let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
+        assert_eq!(outcome.handoff, None);
+        assert_eq!(outcome.warnings.len(), 1);
+    }
+
+    #[test]
+    fn rendered_richness_counts_items_and_files() {
+        let handoff = build_handoff(
+            &digest(3),
+            "s1",
+            "p",
+            std::path::Path::new("/p"),
+            Timestamp::parse("2026-11-22T18:40:00Z").unwrap(),
+        );
+        assert_eq!(rendered_richness(&handoff), handoff.richness());
+    }
+}
