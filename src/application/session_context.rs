@@ -13,7 +13,8 @@ use crate::domain::format::{
 };
 use crate::domain::handoff::{handoff_section, read_handoff};
 use crate::domain::ports::{
-    Clock, ContextStateStore, HandoffStore, ProjectContext, SeedRepository, TranscriptReader,
+    Clock, ContextStateStore, HandoffEntry, HandoffStore, ProjectContext, SeedRepository,
+    TranscriptReader,
 };
 use crate::domain::project::{ProjectSlug, SlugStyle};
 use crate::domain::seed::Seed;
@@ -194,9 +195,18 @@ where
                 return None;
             }
         };
+        // A resumed or compacted session already holds what its own handoff says; a new start
+        // (even one that reuses the id, as `claude -p` does) is what the handoff is for.
+        let continuing = matches!(
+            start.source,
+            Some(StartSource::Resume | StartSource::Compact)
+        );
+        let own = |entry: &HandoffEntry| {
+            continuing && start.session_id.as_deref() == Some(entry.session.as_str())
+        };
         let candidates = entries
             .into_iter()
-            .filter(|entry| start.session_id.as_deref() != Some(entry.session.as_str()))
+            .filter(|entry| !own(entry))
             .take(HANDOFF_CANDIDATES);
         for entry in candidates {
             let text = match self.handoffs.read(&entry).await {
@@ -296,8 +306,8 @@ mod tests {
     use super::*;
     use crate::domain::compaction::{ContextState, StartKind};
     use crate::domain::ports::{
-        HandoffEntry, LoadedSeed, MockClock, MockContextStateStore, MockHandoffStore,
-        MockProjectContext, MockSeedRepository, MockTranscriptReader, Repaired,
+        LoadedSeed, MockClock, MockContextStateStore, MockHandoffStore, MockProjectContext,
+        MockSeedRepository, MockTranscriptReader, Repaired,
     };
     use crate::domain::project::Project;
     use crate::domain::seed::{SeedDecodeError, Timestamp, decode_seed};
@@ -794,6 +804,22 @@ mod tests {
             "{:?}",
             context.diagnostics
         );
+    }
+
+    #[test]
+    fn a_new_start_that_reuses_the_id_gets_its_handoff() {
+        let store = handoffs(&[("s1", "## Notes\n- mine\n")]);
+        let service = with_handoffs(
+            seeds(example),
+            no_state(),
+            MockTranscriptReader::new(),
+            store,
+        );
+        let context = compose(
+            &service,
+            request(Mode::Full, Some(StartSource::Startup), true),
+        );
+        assert!(context.text.contains("  - mine"), "{}", context.text);
     }
 
     #[test]

@@ -28,6 +28,39 @@ pub enum Command {
     Status(StatusArgs),
     /// Add a confirmed learning and commit it.
     Learn(LearnArgs),
+    /// Show or list the handoffs sessions left in a project.
+    Handoff(HandoffArgs),
+}
+
+/// `handoff` subcommands.
+#[derive(Debug, Args)]
+pub struct HandoffArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: HandoffCommand,
+}
+
+/// `handoff show` and `handoff list`.
+#[derive(Debug, Subcommand)]
+pub enum HandoffCommand {
+    /// Print the newest handoff of the project (the one the next session receives).
+    Show {
+        /// The project directory (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the project's handoffs, newest first.
+    List {
+        /// The project directory (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Agent hooks.
@@ -37,6 +70,8 @@ pub enum HookCommand {
     SessionStart(SessionStartArgs),
     /// PreCompact: record how full the context was and write a checkpoint (prints nothing).
     PreCompact,
+    /// SessionEnd: write the session's handoff for the next one (prints nothing).
+    SessionEnd,
 }
 
 /// `hook session-start` options.

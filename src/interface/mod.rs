@@ -23,6 +23,7 @@ pub fn run() -> ExitCode {
     match &cli.command {
         Command::Hook(HookCommand::SessionStart(args)) => return hook::session_start(args, env),
         Command::Hook(HookCommand::PreCompact) => return hook::pre_compact(env),
+        Command::Hook(HookCommand::SessionEnd) => return hook::session_end(env),
         _ => {}
     }
     match run_command(&cli.command, env) {
@@ -42,5 +43,6 @@ fn run_command(command: &Command, env: Environment) -> Result<(), CliError> {
         Command::Init(args) => commands::init(args, &app),
         Command::Status(args) => commands::status(args, &app),
         Command::Learn(args) => commands::learn(args, &app),
+        Command::Handoff(args) => commands::handoff(args, &app),
     }
 }

@@ -5,105 +5,11 @@ use std::path::{Path, PathBuf};
 use predicates::str::contains;
 use serde_json::Value;
 
-use crate::support::{Hermetic, envelope, fixture};
-
-/// A project checkout and copies of the fixture transcripts, with the client's payloads
-/// rewritten to point at them.
-struct Replay {
-    env: Hermetic,
-    project: PathBuf,
-    transcripts: PathBuf,
-}
-
-impl Replay {
-    fn new() -> Self {
-        let env = Hermetic::new();
-        env.install_example_seed();
-        let project = env.home().join("code/notes");
-        fs_err::create_dir_all(project.join(".git")).unwrap();
-        let transcripts = env.home().join(".claude/projects/-home-user-code-notes");
-        fs_err::create_dir_all(&transcripts).unwrap();
-        for entry in fs_err::read_dir(fixture("claude-code-2.1.328/transcripts")).unwrap() {
-            let path = entry.unwrap().path();
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let session = name.split_once("--").unwrap().1.to_owned();
-            fs_err::copy(&path, transcripts.join(session)).unwrap();
-        }
-        Self {
-            env,
-            project,
-            transcripts,
-        }
-    }
-
-    fn payload(&self, name: &str) -> Vec<u8> {
-        let text =
-            fs_err::read_to_string(fixture(&format!("claude-code-2.1.328/hooks/{name}.json")))
-                .unwrap();
-        let mut value: Value = serde_json::from_str(&text).unwrap();
-        let transcript = Path::new(value["transcript_path"].as_str().unwrap())
-            .file_name()
-            .unwrap()
-            .to_owned();
-        value["transcript_path"] = Value::from(
-            self.transcripts
-                .join(transcript)
-                .to_string_lossy()
-                .into_owned(),
-        );
-        value["cwd"] = Value::from(self.project.to_string_lossy().into_owned());
-        serde_json::to_vec(&value).unwrap()
-    }
-
-    fn pre_compact(&self, name: &str) {
-        let output = self
-            .env
-            .carryover()
-            .args(["hook", "pre-compact"])
-            .write_stdin(self.payload(name))
-            .output()
-            .unwrap();
-        assert!(output.status.success());
-        assert!(
-            output.stdout.is_empty(),
-            "pre-compact printed {:?}",
-            String::from_utf8_lossy(&output.stdout)
-        );
-    }
-
-    fn session_start(&self, name: &str) -> String {
-        let output = self
-            .env
-            .carryover()
-            .args(["hook", "session-start"])
-            .write_stdin(self.payload(name))
-            .output()
-            .unwrap();
-        assert!(output.status.success());
-        envelope(&output.stdout).1
-    }
-
-    fn project_dir(&self) -> PathBuf {
-        let slug: String = self
-            .project
-            .to_string_lossy()
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect();
-        self.env.data().join("projects").join(slug)
-    }
-
-    fn state(&self) -> Value {
-        serde_json::from_str(
-            &fs_err::read_to_string(self.project_dir().join("context-state.json")).unwrap(),
-        )
-        .unwrap()
-    }
-}
+use crate::support::{Hermetic, Replay, envelope};
 
 #[test]
 fn the_real_sequence_compact_then_compact_again_then_clear() {
-    let replay = Replay::new();
+    let replay = Replay::new("notes");
     replay.pre_compact("precompact-manual-1");
 
     let state = replay.state();
@@ -151,7 +57,7 @@ fn the_real_sequence_compact_then_compact_again_then_clear() {
 
 #[test]
 fn a_configured_window_changes_fill_and_tier() {
-    let replay = Replay::new();
+    let replay = Replay::new("notes");
     fs_err::write(
         replay.env.data().join("config.toml"),
         "[context]\nwindow_tokens = 200000\n",
@@ -167,7 +73,7 @@ fn a_configured_window_changes_fill_and_tier() {
 
 #[test]
 fn the_context_preview_does_not_consume_the_notice() {
-    let replay = Replay::new();
+    let replay = Replay::new("notes");
     replay.pre_compact("precompact-manual-1");
     for _ in 0..2 {
         replay
@@ -209,7 +115,7 @@ fn the_context_preview_does_not_consume_the_notice() {
 
 #[test]
 fn without_pre_compact_the_transcript_boundary_gives_the_figures() {
-    let replay = Replay::new();
+    let replay = Replay::new("notes");
     let context = replay.session_start("sessionstart-compact-1");
     assert!(
         context.starts_with("<compaction-notice tier=\"NOMINAL\" fill=\"0.17\">Context was compacted at NOMINAL tier (17% fill, 171,243 tokens before compaction"),
@@ -224,7 +130,7 @@ fn without_pre_compact_the_transcript_boundary_gives_the_figures() {
 
 #[test]
 fn a_resume_carries_no_notice() {
-    let replay = Replay::new();
+    let replay = Replay::new("notes");
     replay.pre_compact("precompact-manual-1");
     for payload in ["sessionstart-resume-1", "sessionstart-resume-2"] {
         let context = replay.session_start(payload);
@@ -265,7 +171,7 @@ fn pre_compact_always_exits_0_silently(#[case] stdin: &[u8]) {
 
 #[test]
 fn a_corrupt_state_file_loses_the_notice_not_the_session() {
-    let replay = Replay::new();
+    let replay = Replay::new("notes");
     replay.pre_compact("precompact-manual-1");
     fs_err::write(replay.project_dir().join("context-state.json"), "{ broken").unwrap();
     let output = replay

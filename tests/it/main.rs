@@ -3,6 +3,7 @@
 
 mod commands;
 mod compaction;
+mod handoff;
 mod repair;
 mod seed_store;
 mod session_start;

@@ -179,3 +179,133 @@ pub fn envelope(stdout: &[u8]) -> (Value, String) {
         .to_owned();
     (value, context)
 }
+
+/// The real client's payloads replayed against temp copies of their transcripts and temp
+/// checkouts of their projects (`~/code/notes`, `~/code/shop-api`), with the example seed.
+pub struct Replay {
+    pub env: Hermetic,
+    /// The project the replay's state and handoffs are checked in.
+    pub project: PathBuf,
+    transcripts: PathBuf,
+}
+
+impl Replay {
+    /// A replay whose checked project is `~/code/<project>`.
+    pub fn new(project: &str) -> Self {
+        let env = Hermetic::new();
+        env.install_example_seed();
+        for name in ["notes", "shop-api"] {
+            fs_err::create_dir_all(env.home().join("code").join(name).join(".git")).unwrap();
+        }
+        let transcripts = env.home().join(".claude/transcripts");
+        fs_err::create_dir_all(&transcripts).unwrap();
+        for entry in fs_err::read_dir(fixture("claude-code-2.1.328/transcripts")).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let session = name.split_once("--").unwrap().1.to_owned();
+            let relocated = fs_err::read_to_string(&path).unwrap().replace(
+                "/home/user/code/",
+                &format!("{}/", env.home().join("code").display()),
+            );
+            fs_err::write(transcripts.join(session), relocated).unwrap();
+        }
+        let project = env.home().join("code").join(project);
+        Self {
+            env,
+            project,
+            transcripts,
+        }
+    }
+
+    /// A fixture payload with its transcript and cwd pointing into this replay.
+    pub fn payload(&self, name: &str) -> Vec<u8> {
+        let text =
+            fs_err::read_to_string(fixture(&format!("claude-code-2.1.328/hooks/{name}.json")))
+                .unwrap();
+        let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let transcript = Path::new(value["transcript_path"].as_str().unwrap())
+            .file_name()
+            .unwrap()
+            .to_owned();
+        value["transcript_path"] = self
+            .transcripts
+            .join(transcript)
+            .to_string_lossy()
+            .into_owned()
+            .into();
+        let project = Path::new(value["cwd"].as_str().unwrap())
+            .file_name()
+            .unwrap()
+            .to_owned();
+        value["cwd"] = self
+            .env
+            .home()
+            .join("code")
+            .join(project)
+            .to_string_lossy()
+            .into_owned()
+            .into();
+        serde_json::to_vec(&value).unwrap()
+    }
+
+    /// Runs a hook that must print nothing.
+    pub fn silent_hook(&self, event: &str, payload: &str) {
+        let output = self
+            .env
+            .carryover()
+            .args(["hook", event])
+            .write_stdin(self.payload(payload))
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        assert!(
+            output.stdout.is_empty(),
+            "{event} printed {:?}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+    }
+
+    /// `hook pre-compact` with a fixture payload.
+    pub fn pre_compact(&self, payload: &str) {
+        self.silent_hook("pre-compact", payload);
+    }
+
+    /// `hook session-end` with a fixture payload.
+    pub fn session_end(&self, payload: &str) {
+        self.silent_hook("session-end", payload);
+    }
+
+    /// `hook session-start` with a fixture payload; returns the injected context.
+    pub fn session_start(&self, payload: &str) -> String {
+        let output = self
+            .env
+            .carryover()
+            .args(["hook", "session-start"])
+            .write_stdin(self.payload(payload))
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        envelope(&output.stdout).1
+    }
+
+    /// `<data home>/projects/<slug>` of the checked project.
+    pub fn project_dir(&self) -> PathBuf {
+        self.env.data().join("projects").join(slug(&self.project))
+    }
+
+    /// The checked project's context state.
+    pub fn state(&self) -> serde_json::Value {
+        serde_json::from_str(
+            &fs_err::read_to_string(self.project_dir().join("context-state.json")).unwrap(),
+        )
+        .unwrap()
+    }
+}
+
+/// The path-style slug of a directory.
+pub fn slug(path: &Path) -> String {
+    path.to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}

@@ -41,6 +41,10 @@ pub fn handoff_section(
         "Handoff from the previous session ({}):",
         facts.join("; ")
     ));
+    if !handoff.files_changed.is_empty() {
+        let files = clip(&handoff.files_changed.join(", "), MAX_LINE);
+        section.push_item(format!("Files changed: {files}"));
+    }
     for (heading, lines) in &handoff.sections {
         if lines.is_empty() {
             continue;
@@ -82,7 +86,11 @@ mod tests {
         )
         .render();
         assert!(
-            text.starts_with("Handoff from the previous session (1 day ago, 2026-11-21 18:40 UTC; session 81b8f225, 14 turns):\nWhat Was Accomplished:\n  - Added a retry budget"),
+            text.starts_with(
+                "Handoff from the previous session (1 day ago, 2026-11-21 18:40 UTC; session 81b8f225, 14 turns):\n\
+                 Files changed: src/fetcher/retry.rs, tests/fetcher_timeouts.rs\n\
+                 What Was Accomplished:\n  - Added a retry budget"
+            ),
             "{text}"
         );
         assert!(

@@ -4,11 +4,13 @@
 mod input;
 mod payload;
 mod pre_compact;
+mod session_end;
 mod session_start;
 
 pub use input::HookInput;
 pub use payload::session_start_payload;
 pub use pre_compact::pre_compact;
+pub use session_end::session_end;
 pub use session_start::session_start;
 
 use std::io::{IsTerminal, Read};

@@ -1,0 +1,287 @@
+//! Handoffs: written at session end, the newest injected at the next session start.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use predicates::str::contains;
+
+use crate::support::{Replay, slug};
+
+const SHOP_API_SESSION: &str = "81b8f225-6c82-470b-98cc-ec96494e08b9";
+
+fn handoff_path(replay: &Replay) -> std::path::PathBuf {
+    replay
+        .project_dir()
+        .join("sessions")
+        .join(SHOP_API_SESSION)
+        .join("handoff.md")
+}
+
+fn set_mtime(path: &Path, seconds_ago: u64) {
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(SystemTime::now() - Duration::from_secs(seconds_ago))
+        .unwrap();
+}
+
+fn write_handoff(replay: &Replay, session: &str, text: &str, seconds_ago: u64) {
+    let path = replay
+        .project_dir()
+        .join("sessions")
+        .join(session)
+        .join("handoff.md");
+    fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+    fs_err::write(&path, text).unwrap();
+    set_mtime(&path, seconds_ago);
+}
+
+#[test]
+fn session_end_then_startup_carries_the_handoff() {
+    let replay = Replay::new("shop-api");
+    replay.session_end("sessionend-other-4");
+    let text = fs_err::read_to_string(handoff_path(&replay)).unwrap();
+    assert!(text.starts_with(&format!("---\nsession_id: {SHOP_API_SESSION}\ntimestamp: 2026-11-22T18:40:00+00:00\nproject: shop-api\nduration_turns: 2\nfiles_changed:\n  - notes.txt\n---\n")), "{text}");
+    for expected in [
+        "## What Was Accomplished\n- Add retry budget to the fetcher",
+        "## What's In Progress\n- Write integration test for timeouts",
+        "## Suggested Next Steps\n- Document the retry policy in README",
+        "- TOOLS please add the retry budget",
+    ] {
+        assert!(text.contains(expected), "{expected:?} missing:\n{text}");
+    }
+
+    let context = replay.session_start("sessionstart-startup-2");
+    assert!(context.contains("Handoff from the previous session (just now, 2026-11-22 18:40 UTC; session 81b8f225, 2 turns):"), "{context}");
+    assert!(
+        context.contains("please add the retry budget") && context.contains("notes.txt"),
+        "{context}"
+    );
+    assert!(context.contains(&format!(
+        "Full handoff: {}",
+        handoff_path(&replay).display()
+    )));
+}
+
+#[test]
+fn session_end_records_the_last_session_in_the_seed() {
+    let replay = Replay::new("shop-api");
+    replay.session_end("sessionend-other-4");
+    let seed: serde_json::Value =
+        serde_json::from_str(&fs_err::read_to_string(replay.env.seed_path()).unwrap()).unwrap();
+    assert_eq!(seed["state"]["lastSessionId"], SHOP_API_SESSION);
+    assert_eq!(seed["state"]["lastSessionAt"], "2026-11-22T18:40:00.000Z");
+    assert_eq!(
+        seed["state"]["activeProjects"],
+        serde_json::json!(["shop-api", "notes"])
+    );
+    assert_eq!(
+        replay.env.git(&["log", "-1", "--format=%s"]).trim(),
+        format!("Session end: {SHOP_API_SESSION}")
+    );
+}
+
+#[test]
+fn a_session_with_too_few_turns_leaves_no_handoff() {
+    let replay = Replay::new("notes");
+    replay.session_end("sessionend-other-1");
+    assert!(!replay.project_dir().join("sessions").exists());
+}
+
+#[test]
+fn another_projects_handoff_is_never_injected() {
+    let replay = Replay::new("shop-api");
+    replay.session_end("sessionend-other-4");
+    let context = replay.session_start("sessionstart-startup-1");
+    assert!(!context.contains("Handoff from"), "{context}");
+}
+
+#[test]
+fn disabled_handoffs_are_neither_written_nor_injected() {
+    let replay = Replay::new("shop-api");
+    write_handoff(&replay, "older", "## Notes\n- from before\n", 60);
+    fs_err::write(
+        replay.env.data().join("config.toml"),
+        "[handoff]\nenabled = false\n",
+    )
+    .unwrap();
+    replay.session_end("sessionend-other-4");
+    assert!(!handoff_path(&replay).exists());
+    assert!(
+        !replay
+            .session_start("sessionstart-startup-2")
+            .contains("from before")
+    );
+}
+
+#[test]
+fn the_newest_by_modification_time_wins_and_empty_ones_are_skipped() {
+    let replay = Replay::new("shop-api");
+    write_handoff(&replay, "oldest", "## Notes\n- oldest one\n", 3_000);
+    write_handoff(&replay, "middle", "## Notes\n- middle one\n", 2_000);
+    write_handoff(&replay, "newest-but-empty", "\n\n", 10);
+    let context = replay.session_start("sessionstart-startup-2");
+    assert!(
+        context.contains("- middle one") && !context.contains("oldest one"),
+        "{context}"
+    );
+
+    let project = replay.project.clone();
+    replay
+        .env
+        .carryover()
+        .args(["handoff", "show", "--cwd"])
+        .arg(&project)
+        .assert()
+        .success()
+        .stdout(contains("- middle one"));
+    let listed = replay
+        .env
+        .carryover()
+        .args(["handoff", "list", "--cwd"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    let listed = String::from_utf8(listed.stdout).unwrap();
+    let order: Vec<&str> = listed
+        .lines()
+        .map(|l| l.split_whitespace().nth(3).unwrap())
+        .collect();
+    assert_eq!(order, vec!["newest-but-empty", "middle", "oldest"]);
+}
+
+#[test]
+fn handoff_commands_speak_json_and_refuse_bad_input() {
+    let replay = Replay::new("shop-api");
+    replay
+        .env
+        .carryover()
+        .args(["handoff", "show", "--cwd"])
+        .arg(&replay.project)
+        .assert()
+        .code(2)
+        .stderr(contains("no handoff"));
+    replay
+        .env
+        .carryover()
+        .args(["handoff", "list", "--cwd", "/nonexistent/dir"])
+        .assert()
+        .code(2);
+    replay.session_end("sessionend-other-4");
+    let output = replay
+        .env
+        .carryover()
+        .args(["handoff", "show", "--json", "--cwd"])
+        .arg(&replay.project)
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["session"], SHOP_API_SESSION);
+    assert!(
+        value["text"]
+            .as_str()
+            .unwrap()
+            .contains("## What's In Progress")
+    );
+    let output = replay
+        .env
+        .carryover()
+        .args(["context", "--json", "--cwd"])
+        .arg(&replay.project)
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        value["handoff"],
+        handoff_path(&replay).to_string_lossy().as_ref()
+    );
+}
+
+#[rstest::rstest]
+#[case::traversal("../../../escaped")]
+#[case::absolute("/tmp/escaped")]
+#[case::dot("..")]
+fn hostile_session_ids_write_nothing(#[case] session: &str) {
+    let replay = Replay::new("shop-api");
+    let mut payload: serde_json::Value =
+        serde_json::from_slice(&replay.payload("sessionend-other-4")).unwrap();
+    payload["session_id"] = session.into();
+    let output = replay
+        .env
+        .carryover()
+        .args(["hook", "session-end"])
+        .write_stdin(serde_json::to_vec(&payload).unwrap())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not usable as a file name"));
+    assert!(!replay.project_dir().join("sessions").exists());
+    assert!(!replay.env.data().join("escaped").exists() && !Path::new("/tmp/escaped").exists());
+}
+
+#[test]
+fn secrets_in_the_transcript_are_redacted() {
+    let replay = Replay::new("shop-api");
+    let transcript = replay.env.home().join("secret.jsonl");
+    fs_err::write(
+        &transcript,
+        concat!(
+            r#"{"type":"user","message":{"content":"deploy with token ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}"#, "\n",
+            r#"{"type":"user","message":{"content":"and password=hunter2 for the db"}}"#, "\n",
+        ),
+    )
+    .unwrap();
+    let payload = serde_json::json!({"session_id": "secret-session", "transcript_path": transcript, "cwd": replay.project});
+    replay
+        .env
+        .carryover()
+        .args(["hook", "session-end"])
+        .write_stdin(payload.to_string())
+        .assert()
+        .success();
+    let text = fs_err::read_to_string(
+        replay
+            .project_dir()
+            .join("sessions/secret-session/handoff.md"),
+    )
+    .unwrap();
+    assert!(
+        text.contains("token [REDACTED]") && text.contains("password=[REDACTED]"),
+        "{text}"
+    );
+    assert!(!text.contains("ghp_") && !text.contains("hunter2"));
+}
+
+#[test]
+fn a_configured_projects_dir_and_basename_slug_are_used() {
+    let replay = Replay::new("shop-api");
+    let amplifier = replay.env.home().join(".amplifier/projects");
+    fs_err::write(
+        replay.env.data().join("config.toml"),
+        format!(
+            "[handoff]\nprojects_dir = \"{}\"\nslug = \"basename\"\n",
+            amplifier.display()
+        ),
+    )
+    .unwrap();
+    replay.session_end("sessionend-other-4");
+    assert!(
+        amplifier
+            .join("shop-api/sessions")
+            .join(SHOP_API_SESSION)
+            .join("handoff.md")
+            .exists()
+    );
+    assert!(
+        !replay
+            .env
+            .data()
+            .join("projects")
+            .join(slug(&replay.project))
+            .join("sessions")
+            .exists()
+    );
+    assert!(
+        replay
+            .session_start("sessionstart-startup-2")
+            .contains("Handoff from the previous session")
+    );
+}
