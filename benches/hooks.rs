@@ -41,7 +41,17 @@ fn main() {
     let example = data_home(dir.path(), "example", EXAMPLE_SEED.to_owned());
     let thousand = data_home(dir.path(), "1000", generated_seed(1_000));
 
-    let transcript = generated_transcript(dir.path(), 200 * 1024 * 1024);
+    let transcript = generated_transcript(dir.path(), "200mb", 200 * 1024 * 1024);
+    let session_end_transcript = generated_transcript(dir.path(), "50mb", 50 * 1024 * 1024);
+    let session_end_home = data_home(dir.path(), "session-end", EXAMPLE_SEED.to_owned());
+    let session_end_payload = serde_json::to_vec(&serde_json::json!({
+        "session_id": "81b8f225-6c82-470b-98cc-ec96494e08b9",
+        "transcript_path": session_end_transcript,
+        "cwd": dir.path(),
+        "hook_event_name": "SessionEnd",
+        "reason": "other",
+    }))
+    .unwrap();
     let pre_compact_payload = serde_json::to_vec(&serde_json::json!({
         "session_id": "81b8f225-6c82-470b-98cc-ec96494e08b9",
         "transcript_path": transcript,
@@ -75,6 +85,12 @@ fn main() {
             runs,
             &pre_compact_payload,
             || hook(&binary, &example, "pre-compact"),
+        ),
+        measure(
+            "hook session-end, 50 MB transcript (handoff + seed commit)",
+            runs.min(50),
+            &session_end_payload,
+            || hook(&binary, &session_end_home, "session-end"),
         ),
     ];
     println!("runs per row: {runs}\n");
@@ -152,8 +168,8 @@ fn generated_seed(count: usize) -> String {
 
 /// A Claude Code transcript of about `size` bytes: the shop-api session's rows repeated, with
 /// a large tool result in each round as real sessions have, so the hook must not read it all.
-fn generated_transcript(dir: &Path, size: usize) -> PathBuf {
-    let path = dir.join("transcript-200mb.jsonl");
+fn generated_transcript(dir: &Path, name: &str, size: usize) -> PathBuf {
+    let path = dir.join(format!("transcript-{name}.jsonl"));
     let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
     let big_result = serde_json::json!({
         "type": "user",
