@@ -8,6 +8,8 @@ mod seed_status;
 mod session_context;
 mod session_end;
 mod start_notice;
+#[cfg(test)]
+mod testing;
 mod window_settings;
 
 pub use error::AppError;

@@ -170,31 +170,13 @@ impl<St: ContextStateStore, T: TranscriptReader, P: ProjectContext> PreCompact<S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::application::testing::{fixed_clock, project_at};
     use crate::domain::compaction::Tier;
-    use crate::domain::ports::{
-        MockClock, MockContextStateStore, MockProjectContext, MockTranscriptReader,
-    };
-    use crate::domain::project::Project;
-    use crate::domain::seed::Timestamp;
+    use crate::domain::ports::{MockContextStateStore, MockTranscriptReader};
+
     use crate::domain::transcript::{ContextUsage, SessionDigest};
     use crate::domain::{StateError, TranscriptError};
     use std::sync::Mutex;
-
-    fn clock() -> Arc<dyn Clock> {
-        let mut clock = MockClock::new();
-        clock
-            .expect_now()
-            .returning(|| Timestamp::parse("2026-11-22T18:40:00Z").unwrap());
-        Arc::new(clock)
-    }
-
-    fn projects() -> MockProjectContext {
-        let mut projects = MockProjectContext::new();
-        projects
-            .expect_project()
-            .returning(|_| Project::at("/home/user/code/notes"));
-        projects
-    }
 
     fn transcripts(tokens: u64, model: &str) -> MockTranscriptReader {
         let model = model.to_owned();
@@ -259,8 +241,8 @@ mod tests {
         let service = PreCompact::new(
             recording_store(saved.clone(), document.clone()),
             transcripts(171_203, "claude-sonnet"),
-            projects(),
-            clock(),
+            project_at("/home/user/code/notes"),
+            fixed_clock(),
         );
         let outcome = pollster::block_on(service.record(request(None)));
         assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
@@ -285,8 +267,8 @@ mod tests {
         let service = PreCompact::new(
             recording_store(saved.clone(), Arc::default()),
             transcripts(171_203, "claude-sonnet"),
-            projects(),
-            clock(),
+            project_at("/home/user/code/notes"),
+            fixed_clock(),
         );
         let outcome = pollster::block_on(service.record(request(Some("claude-opus-5-5"))));
         let (_, window, _, tier) = outcome.figures.unwrap();
@@ -322,7 +304,13 @@ mod tests {
             })
         });
         let outcome = pollster::block_on(
-            PreCompact::new(states, transcripts, projects(), clock()).record(request(None)),
+            PreCompact::new(
+                states,
+                transcripts,
+                project_at("/home/user/code/notes"),
+                fixed_clock(),
+            )
+            .record(request(None)),
         );
         assert_eq!(outcome.figures, None);
         assert_eq!(outcome.warnings.len(), 4);

@@ -304,26 +304,19 @@ fn shown_learnings(seed: &Seed, keys: &[String]) -> Vec<ShownLearning> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::application::testing::{fixed_clock, project_at};
     use crate::domain::compaction::{ContextState, StartKind};
     use crate::domain::ports::{
-        LoadedSeed, MockClock, MockContextStateStore, MockHandoffStore, MockProjectContext,
+        LoadedSeed, MockContextStateStore, MockHandoffStore, MockProjectContext,
         MockSeedRepository, MockTranscriptReader, Repaired,
     };
-    use crate::domain::project::Project;
+
     use crate::domain::seed::{SeedDecodeError, Timestamp, decode_seed};
     use crate::domain::transcript::CompactBoundary;
     use crate::domain::{SeedError, StateError};
     use rstest::rstest;
 
     const EXAMPLE: &str = include_str!("../../tests/fixtures/seed/seed.json");
-
-    fn clock() -> Arc<dyn Clock> {
-        let mut clock = MockClock::new();
-        clock
-            .expect_now()
-            .returning(|| Timestamp::parse("2026-11-22T18:40:00Z").unwrap());
-        Arc::new(clock)
-    }
 
     fn seeds(result: fn() -> Result<Option<LoadedSeed>, SeedError>) -> MockSeedRepository {
         let mut seeds = MockSeedRepository::new();
@@ -347,14 +340,6 @@ mod tests {
         states.expect_load().returning(|_| Ok(None));
         states.expect_update().never();
         states
-    }
-
-    fn projects() -> MockProjectContext {
-        let mut projects = MockProjectContext::new();
-        projects
-            .expect_project()
-            .returning(|_| Project::at("/home/user/code/notes"));
-        projects
     }
 
     type Service = SessionContextService<
@@ -385,7 +370,14 @@ mod tests {
         transcripts: MockTranscriptReader,
         handoffs: MockHandoffStore,
     ) -> Service {
-        SessionContextService::new(seeds, states, transcripts, projects(), handoffs, clock())
+        SessionContextService::new(
+            seeds,
+            states,
+            transcripts,
+            project_at("/home/user/code/notes"),
+            handoffs,
+            fixed_clock(),
+        )
     }
 
     fn request(mode: Mode, source: Option<StartSource>, consume: bool) -> ContextRequest {

@@ -204,30 +204,13 @@ fn rendered_richness(handoff: &crate::domain::handoff::Handoff) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::application::testing::{fixed_clock, project_at};
     use crate::domain::HandoffError;
-    use crate::domain::ports::{
-        MockClock, MockHandoffStore, MockProjectContext, MockSeedRepository, MockTranscriptReader,
-    };
-    use crate::domain::project::Project;
+    use crate::domain::ports::{MockHandoffStore, MockSeedRepository, MockTranscriptReader};
+
     use crate::domain::seed::{Seed, Timestamp};
     use crate::domain::transcript::{SessionDigest, TodoItem, TodoStatus};
     use rstest::rstest;
-
-    fn clock() -> Arc<dyn Clock> {
-        let mut clock = MockClock::new();
-        clock
-            .expect_now()
-            .returning(|| Timestamp::parse("2026-11-22T18:40:00Z").unwrap());
-        Arc::new(clock)
-    }
-
-    fn projects() -> MockProjectContext {
-        let mut projects = MockProjectContext::new();
-        projects
-            .expect_project()
-            .returning(|_| Project::at("/home/user/code/shop-api"));
-        projects
-    }
 
     fn seeds() -> MockSeedRepository {
         let mut seeds = MockSeedRepository::new();
@@ -288,7 +271,13 @@ mod tests {
                 );
                 Ok(PathBuf::from(format!("/h/{}/handoff.md", session)))
             });
-        let service = SessionEnd::new(handoffs, transcripts(3), projects(), seeds(), clock());
+        let service = SessionEnd::new(
+            handoffs,
+            transcripts(3),
+            project_at("/home/user/code/shop-api"),
+            seeds(),
+            fixed_clock(),
+        );
         let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
         assert_eq!(outcome.handoff, Some(PathBuf::from("/h/s1/handoff.md")));
         assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
@@ -304,7 +293,13 @@ mod tests {
     ) {
         let mut handoffs = MockHandoffStore::new();
         handoffs.expect_write().never();
-        let service = SessionEnd::new(handoffs, transcripts(turns), projects(), seeds(), clock());
+        let service = SessionEnd::new(
+            handoffs,
+            transcripts(turns),
+            project_at("/home/user/code/shop-api"),
+            seeds(),
+            fixed_clock(),
+        );
         let outcome = pollster::block_on(service.end(request(settings)));
         assert!(outcome.skipped.unwrap().contains(why));
     }
@@ -316,7 +311,13 @@ mod tests {
             Ok(Some("---\nsession_id: s1\n---\n## What Was Accomplished\n- a\n- b\n- c\n- d\n- e\n- f\n- g\n".into()))
         });
         handoffs.expect_write().never();
-        let service = SessionEnd::new(handoffs, transcripts(2), projects(), seeds(), clock());
+        let service = SessionEnd::new(
+            handoffs,
+            transcripts(2),
+            project_at("/home/user/code/shop-api"),
+            seeds(),
+            fixed_clock(),
+        );
         let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
         assert_eq!(
             outcome.skipped.as_deref(),
@@ -334,7 +335,13 @@ mod tests {
             .expect_write()
             .times(1)
             .returning(|_, _, _| Ok(PathBuf::from("/h")));
-        let service = SessionEnd::new(handoffs, transcripts(4), projects(), seeds(), clock());
+        let service = SessionEnd::new(
+            handoffs,
+            transcripts(4),
+            project_at("/home/user/code/shop-api"),
+            seeds(),
+            fixed_clock(),
+        );
         assert!(
             pollster::block_on(service.end(request(HandoffSettings::default())))
                 .handoff
@@ -352,7 +359,13 @@ mod tests {
                 source: std::io::ErrorKind::PermissionDenied.into(),
             })
         });
-        let service = SessionEnd::new(handoffs, transcripts(2), projects(), seeds(), clock());
+        let service = SessionEnd::new(
+            handoffs,
+            transcripts(2),
+            project_at("/home/user/code/shop-api"),
+            seeds(),
+            fixed_clock(),
+        );
         let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
         assert_eq!(outcome.handoff, None);
         assert_eq!(outcome.warnings.len(), 1);

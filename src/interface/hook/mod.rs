@@ -14,10 +14,13 @@ pub use session_end::session_end;
 pub use session_start::session_start;
 
 use std::io::{IsTerminal, Read};
+use std::panic::AssertUnwindSafe;
+use std::process::ExitCode;
 
 use crate::infrastructure::DiagnosticsLog;
 
 use super::composition::App;
+use super::environment::Environment;
 
 /// The most a hook reads from stdin; real payloads are well under 1 KiB.
 const MAX_STDIN_BYTES: u64 = 1 << 20;
@@ -45,4 +48,33 @@ fn report(app: Option<&App>, event: &str, messages: &[String]) {
             log.append(now, event, message);
         }
     }
+}
+
+/// Runs a hook that prints nothing: reads the payload, builds the app leniently, hands both to
+/// `work` with a list to put diagnostics in, and reports them. A panic is caught and reported.
+/// Always exits 0: the agent's session must go on whatever happens here.
+fn silent_hook(
+    event: &str,
+    env: Environment,
+    work: impl FnOnce(&App, HookInput, &mut Vec<String>),
+) -> ExitCode {
+    let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        let (input, input_warning) = HookInput::parse(&read_stdin());
+        let mut diagnostics: Vec<String> = input_warning.into_iter().collect();
+        match App::lenient(env) {
+            Ok(app) => {
+                diagnostics.extend(app.warnings.iter().cloned());
+                work(&app, input, &mut diagnostics);
+                report(Some(&app), event, &diagnostics);
+            }
+            Err(error) => {
+                diagnostics.push(error.message);
+                report(None, event, &diagnostics);
+            }
+        }
+    }));
+    if ran.is_err() {
+        eprintln!("carryover {event}: internal error; nothing recorded");
+    }
+    ExitCode::SUCCESS
 }
