@@ -5,6 +5,7 @@ pub mod change_reason;
 pub mod compaction;
 pub mod context;
 pub mod error;
+pub mod flags;
 pub mod format;
 pub mod front_matter;
 pub mod handoff;
@@ -12,7 +13,9 @@ pub mod ports;
 pub mod project;
 pub mod redact;
 pub mod seed;
+pub mod session;
 pub mod session_id;
+pub mod startup;
 pub mod transcript;
 
 pub use change_reason::ChangeReason;
