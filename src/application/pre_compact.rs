@@ -144,15 +144,20 @@ impl<St: ContextStateStore, T: TranscriptReader, P: ProjectContext> PreCompact<S
             checkpoint: checkpoint.clone(),
             recorded_at: Some(now),
             reported_session: None,
+            startup_sessions: Vec::new(),
             extra: Default::default(),
         };
         if let Err(error) = self
             .states
             .update(
                 &slug,
-                Box::new(move |previous| ContextState {
-                    extra: previous.map(|p| p.extra).unwrap_or_default(),
-                    ..state
+                Box::new(move |previous| {
+                    let previous = previous.unwrap_or_default();
+                    ContextState {
+                        extra: previous.extra,
+                        startup_sessions: previous.startup_sessions,
+                        ..state
+                    }
                 }),
             )
             .await

@@ -143,3 +143,33 @@ pub enum HandoffError {
         source: std::io::Error,
     },
 }
+
+/// What reading templates or the trust list can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum TemplateError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file involved.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The template is a symbolic link, too large, or not text: it is not read.
+    #[error("{path}: {reason}; not used")]
+    Refused {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: &'static str,
+    },
+    /// The trust list is not valid JSON.
+    #[error("{path}: unreadable trust list ({reason})")]
+    CorruptTrust {
+        /// The trust list.
+        path: PathBuf,
+        /// The parser's words.
+        reason: String,
+    },
+}

@@ -19,4 +19,4 @@ pub mod startup;
 pub mod transcript;
 
 pub use change_reason::ChangeReason;
-pub use error::{HandoffError, RuleError, SeedError, StateError, TranscriptError};
+pub use error::{HandoffError, RuleError, SeedError, StateError, TemplateError, TranscriptError};

@@ -6,7 +6,9 @@ mod handoff_store;
 mod id_generator;
 mod project_context;
 mod seed_repository;
+mod template_source;
 mod transcript_reader;
+mod trust_store;
 
 pub use clock::Clock;
 pub use context_state_store::{ContextStateStore, StateEdit};
@@ -14,7 +16,9 @@ pub use handoff_store::{HandoffEntry, HandoffStore};
 pub use id_generator::IdGenerator;
 pub use project_context::ProjectContext;
 pub use seed_repository::{LoadedSeed, Repaired, SeedEdit, SeedHistory, SeedRepository};
+pub use template_source::{TemplateFile, TemplateSource};
 pub use transcript_reader::{DigestScope, TranscriptReader};
+pub use trust_store::{TrustEntry, TrustStore};
 
 #[cfg(test)]
 pub use clock::MockClock;
@@ -29,4 +33,8 @@ pub use project_context::MockProjectContext;
 #[cfg(test)]
 pub use seed_repository::MockSeedRepository;
 #[cfg(test)]
+pub use template_source::MockTemplateSource;
+#[cfg(test)]
 pub use transcript_reader::MockTranscriptReader;
+#[cfg(test)]
+pub use trust_store::MockTrustStore;

@@ -1,0 +1,138 @@
+//! Trusted templates in `<data home>/trust.json`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::TemplateError;
+use crate::domain::ports::{TrustEntry, TrustStore};
+use crate::domain::seed::Timestamp;
+
+use super::{FileLock, write_atomic};
+
+/// The trust list as JSON: template path → digest and time.
+#[derive(Debug, Clone)]
+pub struct JsonTrustStore {
+    path: PathBuf,
+    lock_wait: Duration,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct TrustFile {
+    #[serde(default)]
+    templates: BTreeMap<PathBuf, Trusted>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Trusted {
+    sha256: String,
+    trusted_at: Timestamp,
+}
+
+impl JsonTrustStore {
+    /// A trust list at `path`.
+    pub fn new(path: impl Into<PathBuf>, lock_wait: Duration) -> Self {
+        Self {
+            path: path.into(),
+            lock_wait,
+        }
+    }
+
+    fn load(&self) -> Result<TrustFile, TemplateError> {
+        match fs_err::read_to_string(&self.path) {
+            Ok(text) => serde_json::from_str(&text).map_err(|error| TemplateError::CorruptTrust {
+                path: self.path.clone(),
+                reason: error.to_string(),
+            }),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(TrustFile::default()),
+            Err(source) => Err(TemplateError::Io {
+                path: self.path.clone(),
+                source,
+            }),
+        }
+    }
+
+    fn modify<R>(&self, change: impl FnOnce(&mut TrustFile) -> R) -> Result<R, TemplateError> {
+        let lock_path = self.path.with_file_name(".trust.json.lock");
+        let _lock =
+            FileLock::acquire(&lock_path, self.lock_wait).map_err(|error| TemplateError::Io {
+                path: lock_path.clone(),
+                source: std::io::Error::other(error.to_string()),
+            })?;
+        let mut file = self.load()?;
+        let result = change(&mut file);
+        let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
+        text.push('\n');
+        write_atomic(&self.path, text.as_bytes()).map_err(|source| TemplateError::Io {
+            path: self.path.clone(),
+            source,
+        })?;
+        Ok(result)
+    }
+}
+
+#[async_trait::async_trait]
+impl TrustStore for JsonTrustStore {
+    async fn is_trusted(&self, path: &Path, sha256: &str) -> Result<bool, TemplateError> {
+        Ok(self
+            .load()?
+            .templates
+            .get(path)
+            .is_some_and(|trusted| trusted.sha256 == sha256))
+    }
+
+    async fn trust(&self, path: &Path, sha256: &str, at: Timestamp) -> Result<(), TemplateError> {
+        self.modify(|file| {
+            file.templates.insert(
+                path.to_owned(),
+                Trusted {
+                    sha256: sha256.to_owned(),
+                    trusted_at: at,
+                },
+            );
+        })
+    }
+
+    async fn revoke(&self, path: &Path) -> Result<bool, TemplateError> {
+        self.modify(|file| file.templates.remove(path).is_some())
+    }
+
+    async fn list(&self) -> Result<Vec<TrustEntry>, TemplateError> {
+        Ok(self
+            .load()?
+            .templates
+            .into_iter()
+            .map(|(path, trusted)| TrustEntry {
+                path,
+                sha256: trusted.sha256,
+                trusted_at: trusted.trusted_at,
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trust_is_per_path_and_digest_and_can_be_revoked() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = JsonTrustStore::new(dir.path().join("trust.json"), Duration::from_secs(1));
+        let template = Path::new("/code/p/.carryover/_startup.md");
+        let at = Timestamp::parse("2026-11-22T18:40:00Z").unwrap();
+        assert!(!pollster::block_on(store.is_trusted(template, "aa")).unwrap());
+        pollster::block_on(store.trust(template, "aa", at)).unwrap();
+        assert!(pollster::block_on(store.is_trusted(template, "aa")).unwrap());
+        assert!(
+            !pollster::block_on(store.is_trusted(template, "bb")).unwrap(),
+            "a changed template is not trusted"
+        );
+        assert_eq!(pollster::block_on(store.list()).unwrap().len(), 1);
+        assert!(pollster::block_on(store.revoke(template)).unwrap());
+        assert!(!pollster::block_on(store.revoke(template)).unwrap());
+        assert!(!pollster::block_on(store.is_trusted(template, "aa")).unwrap());
+    }
+}
