@@ -173,3 +173,25 @@ pub enum TemplateError {
         reason: String,
     },
 }
+
+/// What reading or changing feature flags can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum FlagError {
+    /// Reading or writing the configuration failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The configuration file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The configuration is malformed; nothing was written.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The configuration file.
+        path: PathBuf,
+        /// What is wrong, naming the key.
+        message: String,
+    },
+}

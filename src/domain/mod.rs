@@ -19,4 +19,6 @@ pub mod startup;
 pub mod transcript;
 
 pub use change_reason::ChangeReason;
-pub use error::{HandoffError, RuleError, SeedError, StateError, TemplateError, TranscriptError};
+pub use error::{
+    FlagError, HandoffError, RuleError, SeedError, StateError, TemplateError, TranscriptError,
+};

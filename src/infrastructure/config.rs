@@ -1,11 +1,13 @@
 //! `config.toml` in the data home: every key optional, every key with a default.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use crate::domain::compaction::Thresholds;
 use crate::domain::context::{DEFAULT_BUDGET_CHARS, HARD_CAP_CHARS};
+use crate::domain::flags::FlagValue;
 
 /// The configuration. Unknown keys are ignored so that a file written for a newer carryover
 /// still loads.
@@ -18,6 +20,18 @@ pub struct Config {
     pub context: ContextConfig,
     /// Handoffs between sessions.
     pub handoff: HandoffConfig,
+    /// Global feature flags.
+    pub feature_flags: BTreeMap<String, FlagValue>,
+    /// Per-project settings, by project slug.
+    pub projects: BTreeMap<String, ProjectConfig>,
+}
+
+/// `[projects."<slug>"]`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ProjectConfig {
+    /// The project's feature flags, over the global ones.
+    pub feature_flags: BTreeMap<String, FlagValue>,
 }
 
 /// `[handoff]`.
@@ -115,10 +129,7 @@ impl Config {
                 });
             }
         };
-        let mut config: Config = toml::from_str(&text).map_err(|error| ConfigError::Invalid {
-            path: path.to_owned(),
-            message: error.to_string().trim_end().replace('\n', " "),
-        })?;
+        let mut config = Self::parse(&text, path)?;
         config.seed_path = config.seed_path.map(|p| expand_tilde(p, home));
         config.handoff.projects_dir = config.handoff.projects_dir.map(|p| expand_tilde(p, home));
         if let Some(values) = config.context.tier_thresholds {
@@ -128,6 +139,14 @@ impl Config {
             })?;
         }
         Ok(config)
+    }
+
+    /// Parses configuration text (`path` names the file in errors).
+    pub fn parse(text: &str, path: &Path) -> Result<Self, ConfigError> {
+        toml::from_str(text).map_err(|error| ConfigError::Invalid {
+            path: path.to_owned(),
+            message: error.to_string().trim_end().replace('\n', " "),
+        })
     }
 
     /// The tier thresholds: the configured ones (checked on load), else the defaults.
@@ -223,6 +242,27 @@ mod tests {
             message.contains("slug") && message.contains("hash"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn reads_global_and_project_flags() {
+        let config = load("[feature_flags]\na = true\nb = \"text\"\nc = [\"x\", \"y\"]\n[projects.\"-p\".feature_flags]\na = false\n").unwrap();
+        assert_eq!(
+            config.feature_flags["c"],
+            FlagValue::List(vec!["x".into(), "y".into()])
+        );
+        assert_eq!(
+            config.projects["-p"].feature_flags["a"],
+            FlagValue::Bool(false)
+        );
+    }
+
+    #[test]
+    fn a_flag_of_another_type_names_its_key() {
+        let message = load("[feature_flags]\nretries = 3\n")
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("retries"), "{message}");
     }
 
     #[test]

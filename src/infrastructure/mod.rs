@@ -17,10 +17,13 @@ mod json_trust_store;
 mod random_ids;
 mod reverse_lines;
 mod system_clock;
+mod toml_flag_store;
 
 pub use atomic_write::{create_private_dir, write_atomic};
 pub use claude_transcript::ClaudeTranscriptReader;
-pub use config::{Config, ConfigError, ContextConfig, HandoffConfig, SlugStyleConfig};
+pub use config::{
+    Config, ConfigError, ContextConfig, HandoffConfig, ProjectConfig, SlugStyleConfig,
+};
 pub use data_home::DataHome;
 pub use diagnostics_log::DiagnosticsLog;
 pub use file_lock::FileLock;
@@ -34,3 +37,4 @@ pub use json_seed_repository::JsonSeedRepository;
 pub use json_trust_store::JsonTrustStore;
 pub use random_ids::RandomIds;
 pub use system_clock::{FixedClock, SystemClock};
+pub use toml_flag_store::TomlFlagStore;
