@@ -1,6 +1,6 @@
 //! The application layer's error: what a use case can fail with.
 
-use crate::domain::{RuleError, SeedError};
+use crate::domain::{FlagError, RuleError, SeedError, TemplateError};
 
 /// Why a use case did not complete.
 #[derive(Debug, thiserror::Error)]
@@ -11,6 +11,12 @@ pub enum AppError {
     /// The seed store failed.
     #[error(transparent)]
     Seed(SeedError),
+    /// The flag store failed.
+    #[error(transparent)]
+    Flag(#[from] FlagError),
+    /// Reading a template or the trust list failed.
+    #[error(transparent)]
+    Template(#[from] TemplateError),
 }
 
 impl From<SeedError> for AppError {

@@ -27,7 +27,10 @@ impl InstructionQueue {
 
     /// Queues `content`; an identical instruction already pending is not queued again.
     pub fn queue(&self, content: String, priority: Priority) {
-        let mut pending = self.pending.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut pending = self
+            .pending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if pending.contains(&content) {
             return;
         }
@@ -39,7 +42,10 @@ impl InstructionQueue {
 
     /// Takes every pending instruction, front first.
     pub fn drain(&self) -> Vec<String> {
-        let mut pending = self.pending.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut pending = self
+            .pending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         pending.drain(..).collect()
     }
 }
@@ -55,7 +61,10 @@ mod tests {
         queue.queue("priority 1".into(), Priority::High);
         queue.queue("normal 2".into(), Priority::Normal);
         queue.queue("priority 2".into(), Priority::High);
-        assert_eq!(queue.drain(), vec!["priority 2", "priority 1", "normal 1", "normal 2"]);
+        assert_eq!(
+            queue.drain(),
+            vec!["priority 2", "priority 1", "normal 1", "normal 2"]
+        );
         assert!(queue.drain().is_empty());
     }
 
@@ -66,6 +75,10 @@ mod tests {
         queue.queue("same".into(), Priority::High);
         assert_eq!(queue.drain(), vec!["same"]);
         queue.queue("same".into(), Priority::High);
-        assert_eq!(queue.drain(), vec!["same"], "once drained, it may be queued again");
+        assert_eq!(
+            queue.drain(),
+            vec!["same"],
+            "once drained, it may be queued again"
+        );
     }
 }

@@ -31,6 +31,8 @@ pub struct ContextRequest {
     pub budget_chars: usize,
     /// The session that is starting.
     pub start: StartInfo,
+    /// Queued instructions (the start-up instruction first); they open the context.
+    pub instructions: Vec<String>,
 }
 
 /// The session that is starting, as the agent described it.
@@ -130,6 +132,7 @@ where
             Some((path, section)) => (Some(path), section),
             None => (None, Section::empty()),
         };
+        let instructions = instruction_section(&request.instructions);
         let mut context = match self.seeds.load().await {
             Ok(Some(loaded)) => {
                 if let Some(repaired) = loaded.repaired {
@@ -142,34 +145,43 @@ where
                     ));
                 }
                 if loaded.seed.needs_setup() {
-                    short(
-                        [notice_section, setup_notice(), handoff_section],
-                        true,
-                        &request,
-                    )
+                    let sections = [
+                        instructions,
+                        notice_section,
+                        setup_notice(),
+                        handoff_section,
+                    ];
+                    short(sections, true, &request)
                 } else {
-                    self.full(notice_section, handoff_section, &loaded.seed, &request)
+                    let opening = [instructions, notice_section];
+                    self.full(opening, handoff_section, &loaded.seed, &request)
                 }
             }
-            Ok(None) => short(
-                [notice_section, setup_notice(), handoff_section],
-                true,
-                &request,
-            ),
+            Ok(None) => {
+                let sections = [
+                    instructions,
+                    notice_section,
+                    setup_notice(),
+                    handoff_section,
+                ];
+                short(sections, true, &request)
+            }
             Err(error) => {
                 let problem = error.to_string();
                 user_notices.push(problem.clone());
+                let unusable = unusable_seed_notice(&problem);
                 short(
-                    [
-                        notice_section,
-                        unusable_seed_notice(&problem),
-                        handoff_section,
-                    ],
+                    [instructions, notice_section, unusable, handoff_section],
                     false,
                     &request,
                 )
             }
         };
+        context.startup_instruction = request
+            .instructions
+            .first()
+            .and_then(|first| first.lines().next())
+            .is_some_and(|first_line| context.text.starts_with(first_line));
         context.handoff =
             handoff_path.filter(|path| context.text.contains(&path.to_string_lossy().into_owned()));
         context.notice = notice_kind;
@@ -237,13 +249,13 @@ where
 
     fn full(
         &self,
-        notice: Section,
+        opening: [Section; 2],
         handoff: Section,
         seed: &Seed,
         request: &ContextRequest,
     ) -> SessionContext {
-        let mut sections: Vec<Section> = Vec::with_capacity(6);
-        sections.push(notice);
+        let mut sections: Vec<Section> = Vec::with_capacity(7);
+        sections.extend(opening);
         if request.mode == Mode::Full {
             sections.push(identity_summary(&seed.identity));
         }
@@ -262,14 +274,30 @@ where
             proposal_count: seed.pending_proposals().count(),
             notice: None,
             handoff: None,
+            startup_instruction: false,
             user_notices: Vec::new(),
             diagnostics: Vec::new(),
         }
     }
 }
 
+/// The queued instructions, first line of each kept, the rest droppable to fit the budget.
+fn instruction_section(instructions: &[String]) -> Section {
+    let mut section = Section::empty();
+    for instruction in instructions {
+        let mut lines = instruction.lines();
+        if let Some(first) = lines.next() {
+            section.push_fixed(first.to_owned());
+        }
+        for line in lines {
+            section.push_item(line.to_owned());
+        }
+    }
+    section
+}
+
 /// A context without the seed's sections: first run, or a seed that cannot be used.
-fn short(sections: [Section; 3], needs_setup: bool, request: &ContextRequest) -> SessionContext {
+fn short(sections: [Section; 4], needs_setup: bool, request: &ContextRequest) -> SessionContext {
     SessionContext {
         text: compose(sections.into(), request.budget_chars).text,
         needs_setup,
@@ -279,6 +307,7 @@ fn short(sections: [Section; 3], needs_setup: bool, request: &ContextRequest) ->
         proposal_count: 0,
         notice: None,
         handoff: None,
+        startup_instruction: false,
         user_notices: Vec::new(),
         diagnostics: Vec::new(),
     }
@@ -395,6 +424,7 @@ mod tests {
                 handoffs_enabled: true,
                 consume,
             },
+            instructions: Vec::new(),
         }
     }
 
@@ -867,5 +897,21 @@ mod tests {
         );
         assert!(context.needs_setup);
         assert!(context.text.contains("  - keep going"), "{}", context.text);
+    }
+
+    #[test]
+    fn queued_instructions_open_the_context() {
+        let service = service(seeds(example), no_state(), MockTranscriptReader::new());
+        let mut request = request(Mode::Full, Some(StartSource::Startup), true);
+        request.instructions = vec!["Run `make status` first.".into()];
+        let context = compose(&service, request);
+        assert!(
+            context
+                .text
+                .starts_with("Run `make status` first.\n\n<session-reset>"),
+            "{}",
+            context.text
+        );
+        assert!(context.startup_instruction);
     }
 }

@@ -46,7 +46,10 @@ impl ListenerRegistry {
 
     /// Starts `session`: every listener hears of it once.
     pub async fn start(&self, session: Session) -> ActiveSession<'_> {
-        let active = ActiveSession { session, registry: self };
+        let active = ActiveSession {
+            session,
+            registry: self,
+        };
         active.notify_changed().await;
         active
     }
@@ -100,13 +103,23 @@ mod tests {
     use crate::domain::compaction::StartSource;
 
     fn session() -> Session {
-        Session { id: Some("s1".into()), source: Some(StartSource::Startup), project: Project::at("/code/a") }
+        Session {
+            id: Some("s1".into()),
+            source: Some(StartSource::Startup),
+            project: Project::at("/code/a"),
+        }
     }
 
     fn counting(changed: usize, config: usize) -> Arc<dyn SessionListener> {
         let mut listener = MockSessionListener::new();
-        listener.expect_on_session_changed().times(changed).return_const(());
-        listener.expect_on_config_changed().times(config).return_const(());
+        listener
+            .expect_on_session_changed()
+            .times(changed)
+            .return_const(());
+        listener
+            .expect_on_config_changed()
+            .times(config)
+            .return_const(());
         Arc::new(listener)
     }
 
@@ -131,7 +144,9 @@ mod tests {
         for name in ["first", "second"] {
             let order = order.clone();
             let mut listener = MockSessionListener::new();
-            listener.expect_on_session_changed().returning(move |_| order.lock().unwrap().push(name));
+            listener
+                .expect_on_session_changed()
+                .returning(move |_| order.lock().unwrap().push(name));
             registry.register(Arc::new(listener));
         }
         pollster::block_on(registry.start(session()));

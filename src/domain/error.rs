@@ -19,6 +19,18 @@ pub enum RuleError {
         /// What was empty.
         what: &'static str,
     },
+    /// A feature flag name that config keys and templates cannot carry.
+    #[error("{name:?} is not a flag name (letters, digits, `-`, `_`, `.`; at most 64)")]
+    InvalidFlagName {
+        /// The name given.
+        name: String,
+    },
+    /// `trust` was asked for a project without a start-up template.
+    #[error("{path} does not exist: the project has no start-up template to trust")]
+    NoProjectTemplate {
+        /// Where the template would be.
+        path: PathBuf,
+    },
     /// A learning with the same text already exists.
     #[error("the same learning already exists as {id}")]
     DuplicateLearning {

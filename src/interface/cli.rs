@@ -30,6 +30,84 @@ pub enum Command {
     Learn(LearnArgs),
     /// Show or list the handoffs sessions left in a project.
     Handoff(HandoffArgs),
+    /// Set, read and remove feature flags (global, or per project with --project).
+    Flags(FlagsArgs),
+    /// Trust the project's start-up template as it is now (or --revoke, --list).
+    Trust(TrustArgs),
+}
+
+/// `flags` subcommands.
+#[derive(Debug, Args)]
+pub struct FlagsArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: FlagsCommand,
+}
+
+/// `flags set|get|unset|list`.
+#[derive(Debug, Subcommand)]
+pub enum FlagsCommand {
+    /// Set a flag: `true`/`false` are bools, `[a, b]` is a list, anything else is text.
+    Set {
+        /// Set it for this project only (over the global value).
+        #[arg(long)]
+        project: bool,
+        /// The project directory (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+        /// The flag's name, such as startup-instruction.
+        name: String,
+        /// Its value.
+        value: String,
+    },
+    /// Print a flag's value in force for the project, and where it comes from.
+    Get {
+        /// The project directory (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+        /// The flag's name.
+        name: String,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove a flag.
+    Unset {
+        /// Remove the project's own value (the global one applies again).
+        #[arg(long)]
+        project: bool,
+        /// The project directory (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+        /// The flag's name.
+        name: String,
+    },
+    /// List the flags in force for the project.
+    List {
+        /// The project directory (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `trust` options.
+#[derive(Debug, Args)]
+pub struct TrustArgs {
+    /// The project directory (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Stop trusting the project's template.
+    #[arg(long, conflicts_with = "list")]
+    pub revoke: bool,
+    /// List every trusted template.
+    #[arg(long)]
+    pub list: bool,
+    /// Print JSON for scripts.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `handoff` subcommands.

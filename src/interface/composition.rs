@@ -4,15 +4,35 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::application::{HandoffSettings, SessionContextService, WindowSettings};
+use crate::application::{
+    HandoffSettings, InstructionQueue, ListenerRegistry, SessionContextService,
+    StartupInstructionListener, StartupReport, WindowSettings,
+};
 use crate::domain::context::Mode;
 use crate::domain::ports::{Clock, IdGenerator};
 use crate::domain::project::SlugStyle;
+use crate::domain::session::Session;
 use crate::infrastructure::{
     ClaudeTranscriptReader, Config, DataHome, FixedClock, FsHandoffStore, FsProjectContext,
-    GitSeedRepository, JsonContextStateStore, JsonSeedRepository, RandomIds, SlugStyleConfig,
-    SystemClock,
+    FsTemplateSource, GitSeedRepository, JsonContextStateStore, JsonSeedRepository, JsonTrustStore,
+    RandomIds, SlugStyleConfig, SystemClock, TomlFlagStore,
 };
+
+/// The start-up instruction listener over the real adapters.
+pub type StartupListener = StartupInstructionListener<
+    FsTemplateSource,
+    JsonTrustStore,
+    JsonContextStateStore,
+    TomlFlagStore,
+>;
+
+/// What starting a session through the listeners produced.
+pub struct StartedSession {
+    /// Instructions queued for the context, front first.
+    pub instructions: Vec<String>,
+    /// What the start-up instruction listener did.
+    pub report: StartupReport,
+}
 
 use super::cli::ModeArg;
 use super::environment::Environment;
@@ -162,6 +182,18 @@ impl App {
         }
     }
 
+    /// The project directory a command's `--cwd` names (it must exist), else the current one.
+    pub fn project_dir(&self, cwd: Option<&std::path::Path>) -> Result<PathBuf, CliError> {
+        match cwd {
+            Some(dir) if !dir.is_dir() => Err(CliError::refused(
+                format!("{} is not a directory", dir.display()),
+                None,
+            )),
+            Some(dir) => Ok(std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())),
+            None => Ok(self.cwd(None)),
+        }
+    }
+
     /// The directory a payload's `cwd` (or its absence) stands for.
     pub fn cwd(&self, given: Option<&std::path::Path>) -> PathBuf {
         given
@@ -169,6 +201,62 @@ impl App {
             .map(std::path::Path::to_path_buf)
             .or_else(|| self.env.current_dir.clone())
             .unwrap_or_else(|| PathBuf::from("/"))
+    }
+
+    /// Start-up templates: the project's, else `<data home>/templates/_startup.md`.
+    pub fn templates(&self) -> FsTemplateSource {
+        FsTemplateSource::new(self.data_home.root().join("templates").join("_startup.md"))
+    }
+
+    /// The user's trusted project templates.
+    pub fn trust_store(&self, lock_wait: Duration) -> JsonTrustStore {
+        JsonTrustStore::new(self.data_home.root().join("trust.json"), lock_wait)
+    }
+
+    /// Feature flags in `config.toml`.
+    pub fn flag_store(&self, lock_wait: Duration) -> TomlFlagStore {
+        TomlFlagStore::new(self.data_home.config_path(), lock_wait)
+    }
+
+    /// The session listeners, registered once here and nowhere else (ADR 0004), with the
+    /// start-up instruction listener and the queue it fills.
+    pub fn listeners(
+        &self,
+        consume: bool,
+        lock_wait: Duration,
+    ) -> (
+        ListenerRegistry,
+        Arc<StartupListener>,
+        Arc<InstructionQueue>,
+    ) {
+        let queue = Arc::new(InstructionQueue::new());
+        let startup = Arc::new(StartupInstructionListener::new(
+            self.templates(),
+            self.trust_store(lock_wait),
+            self.states(lock_wait),
+            self.flag_store(lock_wait),
+            queue.clone(),
+            self.slug_style(),
+            consume,
+        ));
+        let mut registry = ListenerRegistry::new();
+        registry.register(startup.clone());
+        (registry, startup, queue)
+    }
+
+    /// Starts `session` through the listeners and collects what they queued.
+    pub fn start_session(
+        &self,
+        session: Session,
+        consume: bool,
+        lock_wait: Duration,
+    ) -> StartedSession {
+        let (registry, startup, queue) = self.listeners(consume, lock_wait);
+        pollster::block_on(registry.start(session));
+        StartedSession {
+            instructions: queue.drain(),
+            report: startup.report(),
+        }
     }
 
     /// Where new ids come from.

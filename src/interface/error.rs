@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use crate::application::AppError;
-use crate::domain::{RuleError, SeedError};
+use crate::domain::{FlagError, RuleError, SeedError};
 use crate::infrastructure::ConfigError;
 
 /// Exit code of a command that failed while working (I/O, git, a lock, a corrupt seed).
@@ -56,6 +56,12 @@ impl From<AppError> for CliError {
         match error {
             AppError::Rule(rule) => rule.into(),
             AppError::Seed(seed) => seed.into(),
+            AppError::Flag(flag @ FlagError::Invalid { .. }) => Self::refused(
+                format!("{flag}; nothing was written"),
+                Some("fix the file; every key is optional"),
+            ),
+            AppError::Flag(flag) => Self::failed(flag.to_string(), None),
+            AppError::Template(template) => Self::failed(template.to_string(), None),
         }
     }
 }
@@ -67,7 +73,12 @@ impl From<RuleError> for CliError {
             RuleError::AlreadyInitialised => {
                 Some("add --force to replace the identity (learnings are kept)")
             }
-            RuleError::Empty { .. } | RuleError::DuplicateLearning { .. } => None,
+            RuleError::NoProjectTemplate { .. } => {
+                Some("write .carryover/_startup.md first (see README)")
+            }
+            RuleError::Empty { .. }
+            | RuleError::DuplicateLearning { .. }
+            | RuleError::InvalidFlagName { .. } => None,
         };
         Self::refused(error.to_string(), hint)
     }

@@ -44,5 +44,7 @@ fn run_command(command: &Command, env: Environment) -> Result<(), CliError> {
         Command::Status(args) => commands::status(args, &app),
         Command::Learn(args) => commands::learn(args, &app),
         Command::Handoff(args) => commands::handoff(args, &app),
+        Command::Flags(args) => commands::flags(args, &app),
+        Command::Trust(args) => commands::trust(args, &app),
     }
 }

@@ -20,6 +20,8 @@ pub struct SessionContext {
     pub learnings_total: usize,
     /// Proposals awaiting review.
     pub proposal_count: usize,
+    /// Whether the text opens with the start-up instruction.
+    pub startup_instruction: bool,
     /// The handoff the text shows, when it shows one.
     pub handoff: Option<std::path::PathBuf>,
     /// The notice about how the session began, when one was given.

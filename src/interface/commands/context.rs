@@ -5,6 +5,9 @@ use serde_json::json;
 use crate::application::{ContextRequest, StartInfo};
 use crate::domain::compaction::StartSource;
 use crate::domain::context::SessionContext;
+use crate::domain::ports::ProjectContext;
+use crate::domain::session::Session;
+use crate::infrastructure::FsProjectContext;
 use crate::interface::cli::{ContextArgs, StartSource as SourceArg};
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
@@ -27,13 +30,30 @@ pub fn context(args: &ContextArgs, app: &App) -> Result<(), CliError> {
         SourceArg::Clear => StartSource::Clear,
         SourceArg::Compact => StartSource::Compact,
     });
+    let source = Some(source.unwrap_or(StartSource::Startup));
+    let project = pollster::block_on(FsProjectContext.project(&cwd));
+    let session = Session {
+        id: args.session_id.clone(),
+        source,
+        project,
+    };
+    let started = app.start_session(session, false, COMMAND_LOCK_WAIT);
+    for message in started
+        .report
+        .user_messages
+        .iter()
+        .chain(&started.report.warnings)
+    {
+        eprintln!("carryover: {message}");
+    }
     let service = app.session_context(COMMAND_LOCK_WAIT);
     let context = pollster::block_on(service.compose(ContextRequest {
         mode: app.mode(args.mode),
         budget_chars: app.config.budget_chars(),
+        instructions: started.instructions,
         start: StartInfo {
             session_id: args.session_id.clone(),
-            source: Some(source.unwrap_or(StartSource::Startup)),
+            source,
             cwd,
             transcript: None,
             payload_model: None,
@@ -74,6 +94,6 @@ fn to_json(context: &SessionContext) -> serde_json::Value {
         "proposal_count": context.proposal_count,
         "notice": context.notice.and_then(|kind| kind.notice_name()),
         "handoff": context.handoff,
-        "startup_instruction": false,
+        "startup_instruction": context.startup_instruction,
     })
 }

@@ -1,14 +1,18 @@
 //! Management commands: each parses its arguments, calls one service and prints the result.
 
 mod context;
+mod flags;
 mod handoff;
 mod init;
 mod learn;
 mod prompt;
 mod status;
+mod trust;
 
 pub use context::context;
+pub use flags::flags;
 pub use handoff::handoff;
 pub use init::init;
 pub use learn::learn;
 pub use status::status;
+pub use trust::trust;

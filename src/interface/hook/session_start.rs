@@ -7,6 +7,9 @@ use std::process::ExitCode;
 use crate::application::{ContextRequest, StartInfo};
 use crate::domain::compaction::StartSource;
 use crate::domain::context::unusable_seed_notice;
+use crate::domain::ports::ProjectContext;
+use crate::domain::session::Session;
+use crate::infrastructure::FsProjectContext;
 use crate::interface::cli::SessionStartArgs;
 use crate::interface::composition::{App, HOOK_LOCK_WAIT};
 use crate::interface::environment::Environment;
@@ -52,16 +55,27 @@ fn compose(args: &SessionStartArgs, env: Environment) -> String {
         handoffs_enabled: app.config.handoff.enabled,
         consume: true,
     };
+    let project = pollster::block_on(FsProjectContext.project(&start.cwd));
+    let session = Session {
+        id: start.session_id.clone(),
+        source: start.source,
+        project,
+    };
+    let started = app.start_session(session, true, HOOK_LOCK_WAIT);
+    diagnostics.extend(started.report.warnings.iter().cloned());
     let service = app.session_context(HOOK_LOCK_WAIT);
     let context = pollster::block_on(service.compose(ContextRequest {
         mode: app.mode(None),
         budget_chars: app.config.budget_chars(),
         start,
+        instructions: started.instructions,
     }));
     diagnostics.extend(context.user_notices.iter().cloned());
     diagnostics.extend(context.diagnostics.iter().cloned());
+    diagnostics.extend(started.report.user_messages.iter().cloned());
     report(Some(&app), EVENT, &diagnostics);
     let mut user_messages = context.user_notices.clone();
+    user_messages.extend(started.report.user_messages);
     if context.needs_setup {
         user_messages.push("run `carryover init` to give the assistant its identity".to_owned());
     }

@@ -1,0 +1,140 @@
+//! `carryover flags set|get|unset|list`.
+
+use serde_json::json;
+
+use crate::application::Flags;
+use crate::domain::flags::{FlagValue, ResolvedFlags};
+use crate::domain::ports::{FlagTarget, ProjectContext};
+use crate::domain::session::Session;
+use crate::infrastructure::FsProjectContext;
+use crate::interface::cli::{FlagsArgs, FlagsCommand};
+use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
+use crate::interface::error::CliError;
+
+/// Runs a `flags` subcommand.
+pub fn flags(args: &FlagsArgs, app: &App) -> Result<(), CliError> {
+    let cwd = match &args.command {
+        FlagsCommand::Set { cwd, .. }
+        | FlagsCommand::Get { cwd, .. }
+        | FlagsCommand::Unset { cwd, .. }
+        | FlagsCommand::List { cwd, .. } => app.project_dir(cwd.as_deref())?,
+    };
+    let project = pollster::block_on(FsProjectContext.project(&cwd));
+    let slug = project.slug(app.slug_style());
+    let service = Flags::new(app.flag_store(COMMAND_LOCK_WAIT));
+    let target = |project_only: bool| {
+        if project_only {
+            FlagTarget::Project(slug.clone())
+        } else {
+            FlagTarget::Global
+        }
+    };
+    match &args.command {
+        FlagsCommand::Set {
+            project: project_only,
+            name,
+            value,
+            ..
+        } => {
+            let stored = pollster::block_on(service.set(&target(*project_only), name, value))?;
+            let scope = if *project_only {
+                format!("for {}", project.root.display())
+            } else {
+                "globally".to_owned()
+            };
+            println!("{name} = {} ({}) {scope}", show(&stored), kind(&stored));
+            report_config_change(app, project);
+        }
+        FlagsCommand::Unset {
+            project: project_only,
+            name,
+            ..
+        } => {
+            if pollster::block_on(service.unset(&target(*project_only), name))? {
+                println!("{name} removed");
+                report_config_change(app, project);
+            } else {
+                return Err(CliError::refused(format!("{name} is not set there"), None));
+            }
+        }
+        FlagsCommand::Get { name, json, .. } => {
+            let resolved = pollster::block_on(service.resolved(&slug))?;
+            let Some((value, scope)) = resolved.get_with_scope(name) else {
+                return Err(CliError::refused(format!("{name} is not set"), None));
+            };
+            if *json {
+                println!(
+                    "{}",
+                    json!({"name": name, "value": value, "scope": scope.as_str()})
+                );
+            } else {
+                println!("{}", show(value));
+            }
+        }
+        FlagsCommand::List { json, .. } => {
+            let resolved = pollster::block_on(service.resolved(&slug))?;
+            print_list(&resolved, *json);
+        }
+    }
+    Ok(())
+}
+
+fn print_list(resolved: &ResolvedFlags, as_json: bool) {
+    if as_json {
+        let flags: serde_json::Map<String, serde_json::Value> = resolved
+            .iter()
+            .map(|(name, value, scope)| {
+                (
+                    name.to_owned(),
+                    json!({"value": value, "scope": scope.as_str()}),
+                )
+            })
+            .collect();
+        println!("{}", serde_json::Value::Object(flags));
+        return;
+    }
+    if resolved.iter().next().is_none() {
+        println!("No feature flags set.");
+    }
+    for (name, value, scope) in resolved.iter() {
+        println!("{name} = {} ({})", show(value), scope.as_str());
+    }
+}
+
+/// Tells the session listeners the flags changed and says whether the start-up instruction
+/// now applies to this project.
+fn report_config_change(app: &App, project: crate::domain::project::Project) {
+    let (registry, startup, _queue) = app.listeners(false, COMMAND_LOCK_WAIT);
+    let session = Session {
+        id: None,
+        source: None,
+        project,
+    };
+    pollster::block_on(async {
+        let active = registry.start(session).await;
+        active.config_changed().await;
+    });
+    let report = startup.report();
+    if let Some(applies) = report.applies {
+        let state = if applies { "applies" } else { "does not apply" };
+        println!("The start-up instruction now {state} to this project.");
+    }
+    for message in report.user_messages.iter().chain(&report.warnings) {
+        eprintln!("carryover: {message}");
+    }
+}
+
+fn show(value: &FlagValue) -> String {
+    match value {
+        FlagValue::List(items) => format!("[{}]", items.join(", ")),
+        other => other.to_string(),
+    }
+}
+
+fn kind(value: &FlagValue) -> &'static str {
+    match value {
+        FlagValue::Bool(_) => "bool",
+        FlagValue::Text(_) => "text",
+        FlagValue::List(_) => "list",
+    }
+}
