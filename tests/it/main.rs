@@ -7,4 +7,5 @@ mod handoff;
 mod repair;
 mod seed_store;
 mod session_start;
+mod startup;
 mod support;

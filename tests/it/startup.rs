@@ -1,0 +1,271 @@
+//! The start-up instruction end to end: flags, trust, once per session.
+
+use predicates::prelude::PredicateBooleanExt;
+use predicates::str::contains;
+
+use crate::support::{Replay, envelope, fixture};
+
+const INSTRUCTION: &str =
+    "Before anything else this session, run `make status` and report its result in one line.";
+
+/// The notes project with the fixture template, the flag set, and (optionally) trusted.
+fn notes(trusted: bool) -> Replay {
+    let replay = Replay::new("notes");
+    let dir = replay.project.join(".carryover");
+    fs_err::create_dir_all(&dir).unwrap();
+    fs_err::copy(fixture("startup/_startup.md"), dir.join("_startup.md")).unwrap();
+    replay
+        .env
+        .carryover()
+        .args(["flags", "set", "startup-instruction", "make status"])
+        .assert()
+        .success();
+    if trusted {
+        replay
+            .env
+            .carryover()
+            .args(["trust", "--cwd"])
+            .arg(&replay.project)
+            .assert()
+            .success()
+            .stdout(contains("Trusted"));
+    }
+    replay
+}
+
+/// The hook's output for a fixture payload: the context and the user's message.
+fn start(replay: &Replay, payload: &str) -> (String, Option<String>) {
+    let output = replay
+        .env
+        .carryover()
+        .args(["hook", "session-start"])
+        .write_stdin(replay.payload(payload))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let (value, context) = envelope(&output.stdout);
+    (context, value["systemMessage"].as_str().map(str::to_owned))
+}
+
+#[test]
+fn once_per_session_across_startup_resume_compact_and_clear() {
+    let replay = notes(true);
+    let opens_with_it = |payload: &str| start(&replay, payload).0.starts_with(INSTRUCTION);
+    assert!(
+        opens_with_it("sessionstart-startup-1"),
+        "a new session gets it"
+    );
+    assert!(
+        !opens_with_it("sessionstart-resume-1"),
+        "a resume does not repeat it"
+    );
+    assert!(
+        !opens_with_it("sessionstart-compact-1"),
+        "a compaction does not repeat it"
+    );
+    assert!(
+        opens_with_it("sessionstart-clear-1"),
+        "a cleared session is a new one"
+    );
+    assert!(!opens_with_it("sessionstart-resume-2"));
+}
+
+#[test]
+fn an_untrusted_or_changed_template_injects_nothing_and_says_how_to_trust_it() {
+    let replay = notes(false);
+    let (context, message) = start(&replay, "sessionstart-startup-1");
+    assert!(!context.contains("make status"), "{context}");
+    let message = message.expect("the user is told");
+    assert!(message.contains("carryover trust --cwd"), "{message}");
+
+    replay
+        .env
+        .carryover()
+        .args(["trust", "--cwd"])
+        .arg(&replay.project)
+        .assert()
+        .success();
+    assert!(
+        start(&replay, "sessionstart-clear-1")
+            .0
+            .starts_with(INSTRUCTION)
+    );
+
+    let template = replay.project.join(".carryover/_startup.md");
+    let changed = fs_err::read_to_string(&template)
+        .unwrap()
+        .replace("in one line", "in detail");
+    fs_err::write(&template, changed).unwrap();
+    let (context, message) = start(&replay, "sessionstart-startup-1");
+    assert!(
+        !context.contains("make status"),
+        "a changed template needs trust again"
+    );
+    assert!(message.unwrap().contains("new or changed"));
+
+    replay
+        .env
+        .carryover()
+        .args(["trust", "--cwd"])
+        .arg(&replay.project)
+        .assert()
+        .success();
+    replay
+        .env
+        .carryover()
+        .args(["trust", "--revoke", "--cwd"])
+        .arg(&replay.project)
+        .assert()
+        .success()
+        .stdout(contains("No longer trusted"));
+    assert!(
+        !start(&replay, "sessionstart-clear-1")
+            .0
+            .contains("make status")
+    );
+    replay
+        .env
+        .carryover()
+        .args(["trust", "--list"])
+        .assert()
+        .success()
+        .stdout(contains("No project template is trusted."));
+}
+
+#[test]
+fn project_flags_win_over_global_ones() {
+    let replay = notes(true);
+    replay
+        .env
+        .carryover()
+        .args(["flags", "set", "--project", "--cwd"])
+        .arg(&replay.project)
+        .args(["startup-instruction", "false"])
+        .assert()
+        .success()
+        .stdout(contains("now does not apply"));
+    assert!(
+        !start(&replay, "sessionstart-startup-1")
+            .0
+            .contains("make status")
+    );
+    let listed = replay
+        .env
+        .carryover()
+        .args(["flags", "list", "--json", "--cwd"])
+        .arg(&replay.project)
+        .output()
+        .unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(
+        listed["startup-instruction"],
+        serde_json::json!({"value": false, "scope": "project"})
+    );
+
+    replay
+        .env
+        .carryover()
+        .args(["flags", "unset", "--project", "--cwd"])
+        .arg(&replay.project)
+        .arg("startup-instruction")
+        .assert()
+        .success()
+        .stdout(contains("now applies"));
+    assert!(
+        start(&replay, "sessionstart-clear-1")
+            .0
+            .starts_with(INSTRUCTION)
+    );
+}
+
+#[test]
+fn the_users_own_template_needs_no_trust() {
+    let replay = Replay::new("notes");
+    let templates = replay.env.data().join("templates");
+    fs_err::create_dir_all(&templates).unwrap();
+    fs_err::write(
+        templates.join("_startup.md"),
+        "---\ntype: agent/instruction\n---\nWorking on {{project.name}} ({{session.source}}).\n",
+    )
+    .unwrap();
+    let (context, message) = start(&replay, "sessionstart-startup-1");
+    assert!(
+        context.starts_with("Working on notes (startup)."),
+        "{context}"
+    );
+    assert_eq!(message, None);
+}
+
+#[test]
+fn the_context_preview_shows_the_instruction_without_recording_it() {
+    let replay = notes(true);
+    for _ in 0..2 {
+        let output = replay
+            .env
+            .carryover()
+            .args([
+                "context",
+                "--json",
+                "--session-id",
+                "2c764cf4-ae92-42d8-88b5-e0f2690d8874",
+                "--cwd",
+            ])
+            .arg(&replay.project)
+            .output()
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(value["startup_instruction"], true);
+        assert!(value["context"].as_str().unwrap().starts_with(INSTRUCTION));
+    }
+    assert!(
+        start(&replay, "sessionstart-resume-1")
+            .0
+            .starts_with(INSTRUCTION),
+        "the preview recorded nothing"
+    );
+}
+
+#[test]
+fn flag_commands_refuse_bad_input_and_a_malformed_config() {
+    let replay = Replay::new("notes");
+    replay
+        .env
+        .carryover()
+        .args(["flags", "set", "bad name", "x"])
+        .assert()
+        .code(2)
+        .stderr(contains("not a flag name"));
+    replay
+        .env
+        .carryover()
+        .args(["flags", "get", "missing"])
+        .assert()
+        .code(2)
+        .stderr(contains("not set"));
+    let config = replay.env.data().join("config.toml");
+    fs_err::write(&config, "[feature_flags]\nretries = 3\n").unwrap();
+    replay
+        .env
+        .carryover()
+        .args(["flags", "set", "a", "true"])
+        .assert()
+        .code(2)
+        .stderr(contains("config.toml").and(contains("retries")));
+    assert_eq!(
+        fs_err::read_to_string(&config).unwrap(),
+        "[feature_flags]\nretries = 3\n"
+    );
+}
+
+#[test]
+fn trust_without_a_template_is_refused() {
+    let replay = Replay::new("notes");
+    replay
+        .env
+        .carryover()
+        .args(["trust", "--cwd"])
+        .arg(&replay.project)
+        .assert()
+        .code(2)
+        .stderr(contains("no start-up template"));
+}
