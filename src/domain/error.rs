@@ -207,3 +207,19 @@ pub enum FlagError {
         message: String,
     },
 }
+
+/// What computing embeddings can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum EmbedError {
+    /// The embedding service could not be reached or answered badly.
+    #[error("embedder {endpoint}: {message}")]
+    Unavailable {
+        /// Where it was asked.
+        endpoint: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The built-in model's bytes are not what this carryover expects.
+    #[error("built-in model: {0}")]
+    Model(String),
+}

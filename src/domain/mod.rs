@@ -20,5 +20,6 @@ pub mod transcript;
 
 pub use change_reason::ChangeReason;
 pub use error::{
-    FlagError, HandoffError, RuleError, SeedError, StateError, TemplateError, TranscriptError,
+    EmbedError, FlagError, HandoffError, RuleError, SeedError, StateError, TemplateError,
+    TranscriptError,
 };

@@ -2,6 +2,7 @@
 
 mod clock;
 mod context_state_store;
+mod embedder;
 mod flag_store;
 mod handoff_store;
 mod id_generator;
@@ -13,6 +14,7 @@ mod trust_store;
 
 pub use clock::Clock;
 pub use context_state_store::{ContextStateStore, StateEdit};
+pub use embedder::Embedder;
 pub use flag_store::{FlagStore, FlagTarget};
 pub use handoff_store::{HandoffEntry, HandoffStore};
 pub use id_generator::IdGenerator;
@@ -26,6 +28,8 @@ pub use trust_store::{TrustEntry, TrustStore};
 pub use clock::MockClock;
 #[cfg(test)]
 pub use context_state_store::MockContextStateStore;
+#[cfg(test)]
+pub use embedder::MockEmbedder;
 #[cfg(test)]
 pub use flag_store::MockFlagStore;
 #[cfg(test)]
