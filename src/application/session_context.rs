@@ -1,5 +1,6 @@
-//! Composes what a session start injects: the notice about how the session began, the
-//! identity, the project's newest handoff, then what else the seed holds.
+//! Composes what a session start injects: the start-up instruction, the notice about how the
+//! session began, the identity, the project's newest handoff, the learnings relevant to the
+//! project, the index of pending proposals and the session state.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -8,18 +9,20 @@ use crate::domain::compaction::StartSource;
 use crate::domain::context::{
     Mode, Section, SessionContext, ShownLearning, compose, setup_notice, unusable_seed_notice,
 };
-use crate::domain::format::{
-    RECENT_PER_KIND, identity_summary, learning_summary, pending_proposals, session_state,
+use crate::domain::format::{identity_summary, proposal_index, session_state};
+use crate::domain::handoff::{
+    ParsedHandoff, SECTION_IN_PROGRESS, SECTION_NEXT_STEPS, handoff_section, read_handoff,
 };
-use crate::domain::handoff::{handoff_section, read_handoff};
 use crate::domain::ports::{
-    Clock, ContextStateStore, HandoffEntry, HandoffStore, ProjectContext, SeedRepository,
+    Clock, ContextStateStore, Embedder, HandoffEntry, HandoffStore, ProjectContext, SeedRepository,
     TranscriptReader,
 };
-use crate::domain::project::{ProjectSlug, SlugStyle};
+use crate::domain::project::{Project, ProjectSlug, SlugStyle};
+use crate::domain::retrieval::ProjectQuery;
 use crate::domain::seed::Seed;
 
 use super::WindowSettings;
+use super::learning_retrieval::{RetrievalSettings, Retrieved, retrieve};
 use super::start_notice::start_notice;
 
 /// What the caller wants composed.
@@ -33,6 +36,8 @@ pub struct ContextRequest {
     pub start: StartInfo,
     /// Queued instructions (the start-up instruction first); they open the context.
     pub instructions: Vec<String>,
+    /// How many learnings to show and how similar they must be.
+    pub retrieval: RetrievalSettings,
 }
 
 /// The session that is starting, as the agent described it.
@@ -64,24 +69,33 @@ const HANDOFF_SHARE_PERCENT: usize = 40;
 /// Handoffs tried, newest first, before giving up on finding a usable one.
 const HANDOFF_CANDIDATES: usize = 5;
 
+/// The newest usable handoff.
+struct FoundHandoff {
+    path: PathBuf,
+    section: Section,
+    parsed: ParsedHandoff,
+}
+
 /// Builds the session context. It never fails: whatever cannot be read becomes a short notice
 /// in the text, a message for the user or a diagnostic, because a session must always start.
-pub struct SessionContextService<S, St, T, P, H> {
+pub struct SessionContextService<S, St, T, P, H, E> {
     seeds: S,
     states: St,
     transcripts: T,
     projects: P,
     handoffs: H,
+    embedder: E,
     clock: Arc<dyn Clock>,
 }
 
-impl<S, St, T, P, H> SessionContextService<S, St, T, P, H>
+impl<S, St, T, P, H, E> SessionContextService<S, St, T, P, H, E>
 where
     S: SeedRepository,
     St: ContextStateStore,
     T: TranscriptReader,
     P: ProjectContext,
     H: HandoffStore,
+    E: Embedder,
 {
     /// A service over the given ports.
     pub fn new(
@@ -90,6 +104,7 @@ where
         transcripts: T,
         projects: P,
         handoffs: H,
+        embedder: E,
         clock: Arc<dyn Clock>,
     ) -> Self {
         Self {
@@ -98,6 +113,7 @@ where
             transcripts,
             projects,
             handoffs,
+            embedder,
             clock,
         }
     }
@@ -120,19 +136,23 @@ where
             Some((kind, section)) => (Some(kind), section),
             None => (None, Section::empty()),
         };
-        let budget = request.budget_chars;
         let handoff = match request.start.handoffs_enabled {
             true => {
-                self.newest_handoff(&slug, &request.start, budget, &mut diagnostics)
-                    .await
+                self.newest_handoff(
+                    &slug,
+                    &request.start,
+                    request.budget_chars,
+                    &mut diagnostics,
+                )
+                .await
             }
             false => None,
         };
-        let (handoff_path, handoff_section) = match handoff {
-            Some((path, section)) => (Some(path), section),
-            None => (None, Section::empty()),
-        };
         let instructions = instruction_section(&request.instructions);
+        let (handoff_path, handoff_section, handoff_parsed) = match handoff {
+            Some(found) => (Some(found.path), found.section, Some(found.parsed)),
+            None => (None, Section::empty(), None),
+        };
         let mut context = match self.seeds.load().await {
             Ok(Some(loaded)) => {
                 if let Some(repaired) = loaded.repaired {
@@ -145,27 +165,40 @@ where
                     ));
                 }
                 if loaded.seed.needs_setup() {
-                    let sections = [
-                        instructions,
-                        notice_section,
-                        setup_notice(),
-                        handoff_section,
-                    ];
-                    short(sections, true, &request)
+                    short(
+                        [
+                            instructions,
+                            notice_section,
+                            setup_notice(),
+                            handoff_section,
+                        ],
+                        true,
+                        &request,
+                    )
                 } else {
+                    let query = self.query(&project, handoff_parsed.as_ref()).await;
+                    let retrieved = retrieve(
+                        &self.embedder,
+                        &loaded.seed,
+                        &query,
+                        request.retrieval,
+                        &mut diagnostics,
+                    )
+                    .await;
                     let opening = [instructions, notice_section];
-                    self.full(opening, handoff_section, &loaded.seed, &request)
+                    self.full(opening, handoff_section, retrieved, &loaded.seed, &request)
                 }
             }
-            Ok(None) => {
-                let sections = [
+            Ok(None) => short(
+                [
                     instructions,
                     notice_section,
                     setup_notice(),
                     handoff_section,
-                ];
-                short(sections, true, &request)
-            }
+                ],
+                true,
+                &request,
+            ),
             Err(error) => {
                 let problem = error.to_string();
                 user_notices.push(problem.clone());
@@ -183,23 +216,46 @@ where
             .and_then(|first| first.lines().next())
             .is_some_and(|first_line| context.text.starts_with(first_line));
         context.handoff =
-            handoff_path.filter(|path| context.text.contains(&path.to_string_lossy().into_owned()));
+            handoff_path.filter(|path| context.text.contains(&*path.to_string_lossy()));
         context.notice = notice_kind;
         context.user_notices = user_notices;
         context.diagnostics.extend(diagnostics);
         context
     }
 
-    /// The newest usable handoff of the project, other than this session's own, as a
-    /// section cut to its share of the budget. Empty, unreadable or malformed files are
-    /// skipped with a diagnostic.
+    /// What the project is doing: name, branch, recent commits, and the newest handoff's open
+    /// lines (ADR 0005).
+    async fn query(&self, project: &Project, handoff: Option<&ParsedHandoff>) -> ProjectQuery {
+        let facts = self.projects.facts(project).await;
+        let lines = |heading: &str| -> Vec<String> {
+            handoff
+                .and_then(|h| h.sections.iter().find(|(name, _)| name == heading))
+                .map(|(_, lines)| {
+                    lines
+                        .iter()
+                        .map(|l| l.trim_start_matches("- ").to_owned())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        ProjectQuery {
+            name: project.name.clone(),
+            branch: facts.branch,
+            recent_commits: facts.recent_commits,
+            in_progress: lines(SECTION_IN_PROGRESS),
+            next_steps: lines(SECTION_NEXT_STEPS),
+        }
+    }
+
+    /// The newest usable handoff of the project, as a section cut to its share of the budget.
+    /// Empty, unreadable or malformed files are skipped with a diagnostic.
     async fn newest_handoff(
         &self,
         slug: &ProjectSlug,
         start: &StartInfo,
         budget: usize,
         diagnostics: &mut Vec<String>,
-    ) -> Option<(PathBuf, Section)> {
+    ) -> Option<FoundHandoff> {
         let entries = match self.handoffs.list(slug).await {
             Ok(entries) => entries,
             Err(error) => {
@@ -242,7 +298,11 @@ where
             let share = budget * HANDOFF_SHARE_PERCENT / 100;
             let shown = entry.path.to_string_lossy();
             let section = handoff_section(&parsed, &shown, written, self.clock.now(), share);
-            return Some((entry.path, section));
+            return Some(FoundHandoff {
+                path: entry.path,
+                section,
+                parsed,
+            });
         }
         None
     }
@@ -251,6 +311,7 @@ where
         &self,
         opening: [Section; 2],
         handoff: Section,
+        retrieved: Retrieved,
         seed: &Seed,
         request: &ContextRequest,
     ) -> SessionContext {
@@ -260,11 +321,11 @@ where
             sections.push(identity_summary(&seed.identity));
         }
         sections.push(handoff);
-        sections.push(learning_summary(&seed.learned, RECENT_PER_KIND));
-        sections.push(pending_proposals(&seed.state.proposals));
+        sections.push(retrieved.section);
+        sections.push(proposal_index(&seed.state.proposals));
         sections.push(session_state(&seed.state, self.clock.now()));
         let composed = compose(sections, request.budget_chars);
-        let learnings = shown_learnings(seed, &composed.keys);
+        let learnings = shown_learnings(seed, &composed.keys, &retrieved.scores);
         SessionContext {
             text: composed.text,
             needs_setup: false,
@@ -313,9 +374,13 @@ fn short(sections: [Section; 4], needs_setup: bool, request: &ContextRequest) ->
     }
 }
 
-/// The learnings behind the keys the composed text kept, in the text's order. The keys are
-/// few (a handful per kind), so the learnings are scanned once against them.
-fn shown_learnings(seed: &Seed, keys: &[String]) -> Vec<ShownLearning> {
+/// The learnings behind the keys the composed text kept, in the text's order, with their
+/// scores. The keys are few, so the learnings are scanned once against them.
+fn shown_learnings(
+    seed: &Seed,
+    keys: &[String],
+    scores: &std::collections::HashMap<String, f32>,
+) -> Vec<ShownLearning> {
     let mut found: Vec<Option<ShownLearning>> = vec![None; keys.len()];
     for (kind, learning) in seed.confirmed_learnings() {
         if let Some(slot) = keys.iter().position(|key| *key == learning.id) {
@@ -323,7 +388,7 @@ fn shown_learnings(seed: &Seed, keys: &[String]) -> Vec<ShownLearning> {
                 id: learning.id.clone(),
                 kind,
                 content: learning.content.clone(),
-                score: None,
+                score: scores.get(&learning.id).copied(),
             });
         }
     }
@@ -333,10 +398,10 @@ fn shown_learnings(seed: &Seed, keys: &[String]) -> Vec<ShownLearning> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::application::testing::{fixed_clock, project_at};
+    use crate::application::testing::{fixed_clock, flat_embedder, project_at};
     use crate::domain::compaction::{ContextState, StartKind};
     use crate::domain::ports::{
-        LoadedSeed, MockContextStateStore, MockHandoffStore, MockProjectContext,
+        LoadedSeed, MockContextStateStore, MockEmbedder, MockHandoffStore, MockProjectContext,
         MockSeedRepository, MockTranscriptReader, Repaired,
     };
 
@@ -377,6 +442,7 @@ mod tests {
         MockTranscriptReader,
         MockProjectContext,
         MockHandoffStore,
+        MockEmbedder,
     >;
 
     fn no_handoffs() -> MockHandoffStore {
@@ -405,6 +471,7 @@ mod tests {
             transcripts,
             project_at("/home/user/code/notes"),
             handoffs,
+            flat_embedder(),
             fixed_clock(),
         )
     }
@@ -425,6 +492,7 @@ mod tests {
                 consume,
             },
             instructions: Vec::new(),
+            retrieval: RetrievalSettings::default(),
         }
     }
 
@@ -442,10 +510,10 @@ mod tests {
         for expected in [
             "<session-reset>New session started. No prior compaction state detected.</session-reset>",
             "Identity: Juno (serving Mara)",
-            "Learnings: 12 confirmed (6 patterns, 4 insights, 2 self-knowledge)",
-            "  +1 more",
-            "Pending proposals (3):",
-            "[pattern] Prefers table-driven tests",
+            "Relevant learnings (5/12, ~",
+            "Pending proposals (3, newest first):",
+            "  T7nB3 insight  \"The fetcher's retry budget must stay bel...\" (0.84)",
+            "Review: carryover proposals review",
             "Last session: 1 day ago (2026-11-21 18:40 UTC)",
             "Checkpoint: ckpt_2026-11-21_001",
         ] {
@@ -462,7 +530,12 @@ mod tests {
         );
         assert!(!context.needs_setup);
         assert_eq!((context.learnings_total, context.proposal_count), (12, 3));
-        assert_eq!(context.learnings.len(), 11);
+        assert_eq!(context.learnings.len(), 5);
+        assert!(
+            context.learnings.iter().all(|l| l.score == Some(1.0)),
+            "{:?}",
+            context.learnings
+        );
         assert_eq!(context.notice, Some(StartKind::Reset));
         assert!(context.user_notices.is_empty());
     }
@@ -475,7 +548,7 @@ mod tests {
             request(Mode::Complement, Some(StartSource::Resume), true),
         );
         assert!(!context.text.contains("Identity:"));
-        assert!(context.text.contains("Learnings: 12 confirmed"));
+        assert!(context.text.contains("Relevant learnings (5/12"));
         assert_eq!(context.mode, Mode::Complement);
         assert_eq!(context.notice, None, "a resume carries no notice");
     }
@@ -783,7 +856,7 @@ mod tests {
         );
         let identity = context.text.find("Identity: Juno").unwrap();
         let handoff = context.text.find("Handoff from the previous session (23 hours ago, 2026-11-21 18:40 UTC; session 81b8f225, 14 turns):").unwrap();
-        let learnings = context.text.find("Learnings: 12 confirmed").unwrap();
+        let learnings = context.text.find("Relevant learnings (").unwrap();
         assert!(
             identity < handoff && handoff < learnings,
             "{}",

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::domain::ports::{Clock, MockClock, MockProjectContext};
-use crate::domain::project::Project;
+use crate::domain::ports::{Clock, MockClock, MockEmbedder, MockProjectContext};
+use crate::domain::project::{Project, ProjectFacts};
 use crate::domain::seed::Timestamp;
 
 /// The instant the services' tests run at.
@@ -18,11 +18,23 @@ pub fn fixed_clock() -> Arc<dyn Clock> {
     Arc::new(clock)
 }
 
-/// A project locator that puts every directory in the project at `root`.
+/// A project locator that puts every directory in the project at `root`, with no git facts.
 pub fn project_at(root: &'static str) -> MockProjectContext {
     let mut projects = MockProjectContext::new();
     projects
         .expect_project()
         .returning(move |_| Project::at(root));
     projects
+        .expect_facts()
+        .returning(|_| ProjectFacts::default());
+    projects
+}
+
+/// An embedder that finds every text equally similar, so the lexical ranking decides.
+pub fn flat_embedder() -> MockEmbedder {
+    let mut embedder = MockEmbedder::new();
+    embedder
+        .expect_embed()
+        .returning(|texts| Ok(texts.iter().map(|_| vec![1.0]).collect()));
+    embedder
 }

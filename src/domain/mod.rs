@@ -12,6 +12,7 @@ pub mod handoff;
 pub mod ports;
 pub mod project;
 pub mod redact;
+pub mod retrieval;
 pub mod seed;
 pub mod session;
 pub mod session_id;

@@ -34,6 +34,15 @@ impl Project {
     }
 }
 
+/// What the repository says the project is doing now.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProjectFacts {
+    /// The checked-out branch, when on one.
+    pub branch: Option<String>,
+    /// Subjects of the newest commits made here, newest first.
+    pub recent_commits: Vec<String>,
+}
+
 /// How a project's directory under `projects/` is named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SlugStyle {

@@ -20,10 +20,31 @@ pub struct Config {
     pub context: ContextConfig,
     /// Handoffs between sessions.
     pub handoff: HandoffConfig,
+    /// Learning retrieval at session start.
+    pub retrieval: RetrievalConfig,
     /// Global feature flags.
     pub feature_flags: BTreeMap<String, FlagValue>,
     /// Per-project settings, by project slug.
     pub projects: BTreeMap<String, ProjectConfig>,
+}
+
+/// `[retrieval]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct RetrievalConfig {
+    /// Learnings shown at most.
+    pub top_n: usize,
+    /// Cosine similarity a learning needs to count as relevant (default: tuned per embedder).
+    pub floor: Option<f32>,
+}
+
+impl Default for RetrievalConfig {
+    fn default() -> Self {
+        Self {
+            top_n: 5,
+            floor: None,
+        }
+    }
 }
 
 /// `[projects."<slug>"]`.

@@ -24,7 +24,8 @@ pub use atomic_write::{create_private_dir, write_atomic};
 pub use builtin_embedder::{BuiltinEmbedder, StaticModel};
 pub use claude_transcript::ClaudeTranscriptReader;
 pub use config::{
-    Config, ConfigError, ContextConfig, HandoffConfig, ProjectConfig, SlugStyleConfig,
+    Config, ConfigError, ContextConfig, HandoffConfig, ProjectConfig, RetrievalConfig,
+    SlugStyleConfig,
 };
 pub use data_home::DataHome;
 pub use diagnostics_log::DiagnosticsLog;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::application::{
-    HandoffSettings, InstructionQueue, ListenerRegistry, SessionContextService,
+    HandoffSettings, InstructionQueue, ListenerRegistry, RetrievalSettings, SessionContextService,
     StartupInstructionListener, StartupReport, WindowSettings,
 };
 use crate::domain::context::Mode;
@@ -13,9 +13,9 @@ use crate::domain::ports::{Clock, IdGenerator};
 use crate::domain::project::SlugStyle;
 use crate::domain::session::Session;
 use crate::infrastructure::{
-    ClaudeTranscriptReader, Config, DataHome, FixedClock, FsHandoffStore, FsProjectContext,
-    FsTemplateSource, GitSeedRepository, JsonContextStateStore, JsonSeedRepository, JsonTrustStore,
-    RandomIds, SlugStyleConfig, SystemClock, TomlFlagStore,
+    BuiltinEmbedder, ClaudeTranscriptReader, Config, DataHome, FixedClock, FsHandoffStore,
+    FsProjectContext, FsTemplateSource, GitSeedRepository, JsonContextStateStore,
+    JsonSeedRepository, JsonTrustStore, RandomIds, SlugStyleConfig, SystemClock, TomlFlagStore,
 };
 
 /// The start-up instruction listener over the real adapters.
@@ -134,6 +134,7 @@ impl App {
         ClaudeTranscriptReader,
         FsProjectContext,
         FsHandoffStore,
+        BuiltinEmbedder,
     > {
         SessionContextService::new(
             self.seeds(lock_wait),
@@ -141,8 +142,18 @@ impl App {
             ClaudeTranscriptReader,
             FsProjectContext,
             self.handoffs(),
+            BuiltinEmbedder::compiled(),
             self.clock.clone(),
         )
+    }
+
+    /// `[retrieval]` with the floor tuned for the built-in model (docs/benchmarks.md).
+    pub fn retrieval_settings(&self) -> RetrievalSettings {
+        let defaults = RetrievalSettings::default();
+        RetrievalSettings {
+            top_n: self.config.retrieval.top_n.max(1),
+            floor: self.config.retrieval.floor.unwrap_or(defaults.floor),
+        }
     }
 
     /// The handoff store: `[handoff] projects_dir`, else the data home's `projects/`.

@@ -5,6 +5,7 @@ mod commands;
 mod compaction;
 mod handoff;
 mod repair;
+mod retrieval;
 mod seed_store;
 mod session_start;
 mod startup;

@@ -19,9 +19,10 @@ fn every_real_payload_gets_identity_learnings_proposals_and_state() {
         for expected in [
             "Identity: Juno (serving Mara)",
             "Style: concise | Timezone: Europe/Lisbon | Locale: en-GB",
-            "Learnings: 13 confirmed (6 patterns, 5 insights, 2 self-knowledge)",
-            "Pending proposals (3):",
-            "[insight] The fetcher's retry budget must stay below",
+            "/13",
+            "Pending proposals (3, newest first):",
+            "  T7nB3 insight  \"The fetcher's retry budget must stay bel...\" (0.84)",
+            "Review: carryover proposals review",
             "Last session: 1 day ago (2026-11-21 18:40 UTC)",
             "Active projects: shop-api, notes",
             "Checkpoint: ckpt_2026-11-21_001",

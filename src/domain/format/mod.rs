@@ -4,17 +4,23 @@
 //! [`Section`]: crate::domain::context::Section
 
 mod identity_summary;
+mod learning_list;
 mod learning_summary;
 mod pending_proposals;
+mod proposal_index;
 mod relative_time;
 mod session_state;
+mod short_ids;
 mod text;
 mod xml;
 
 pub use identity_summary::identity_summary;
+pub use learning_list::{ListedLearning, recent_learnings, relevant_learnings};
 pub use learning_summary::{RECENT_PER_KIND, learning_summary};
 pub use pending_proposals::pending_proposals;
+pub use proposal_index::{PROPOSALS_SHOWN, proposal_index};
 pub use relative_time::relative_time;
 pub use session_state::session_state;
+pub use short_ids::short_ids;
 pub use text::clip;
 pub use xml::{xml_attr, xml_text};

@@ -29,6 +29,12 @@ impl BuiltinEmbedder {
         Ok(Self { model, dims })
     }
 
+    /// The compiled-in model at full size. Its bytes are part of the binary and checked by
+    /// this module's tests, so a failure here is a build defect, not a runtime condition.
+    pub fn compiled() -> Self {
+        Self::new(None).unwrap_or_else(|error| panic!("the compiled-in model is damaged: {error}"))
+    }
+
     /// The unit vector of one text.
     pub fn embed_one(&self, text: &str) -> Vec<f32> {
         let mut sum = vec![0.0f32; self.model.dims()];

@@ -51,6 +51,7 @@ pub fn context(args: &ContextArgs, app: &App) -> Result<(), CliError> {
         mode: app.mode(args.mode),
         budget_chars: app.config.budget_chars(),
         instructions: started.instructions,
+        retrieval: app.retrieval_settings(),
         start: StartInfo {
             session_id: args.session_id.clone(),
             source,

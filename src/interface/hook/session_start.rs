@@ -69,6 +69,7 @@ fn compose(args: &SessionStartArgs, env: Environment) -> String {
         budget_chars: app.config.budget_chars(),
         start,
         instructions: started.instructions,
+        retrieval: app.retrieval_settings(),
     }));
     diagnostics.extend(context.user_notices.iter().cloned());
     diagnostics.extend(context.diagnostics.iter().cloned());

@@ -1,0 +1,187 @@
+//! Retrieval quality on the relevance dev set (`tests/fixtures/relevance/devset.json`):
+//! nDCG@5 and recall@5 of each ranking, averaged over the project contexts.
+//!
+//! `cargo bench --bench retrieval` prints a Markdown table for docs/benchmarks.md.
+
+use carryover::domain::retrieval::{Bm25, ProjectQuery, fuse_weighted};
+use carryover::infrastructure::BuiltinEmbedder;
+use serde_json::Value;
+
+const DEVSET: &str = include_str!("../tests/fixtures/relevance/devset.json");
+const CUTOFF: usize = 5;
+
+struct Context {
+    query: String,
+    relevant: Vec<(usize, f64)>,
+}
+
+fn main() {
+    if std::env::args().any(|arg| arg == "--list") {
+        return;
+    }
+    let devset: Value = serde_json::from_str(DEVSET).expect("devset is JSON");
+    let learnings = devset["learnings"].as_array().unwrap();
+    let ids: Vec<&str> = learnings
+        .iter()
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    let texts: Vec<String> = learnings
+        .iter()
+        .map(|l| l["content"].as_str().unwrap().to_owned())
+        .collect();
+    let dates: Vec<&str> = learnings
+        .iter()
+        .map(|l| l["confirmedAt"].as_str().unwrap())
+        .collect();
+    let contexts: Vec<Context> = devset["contexts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let strings = |key: &str| {
+                c[key]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap().to_owned())
+                    .collect()
+            };
+            let query = ProjectQuery {
+                name: c["project"].as_str().unwrap().to_owned(),
+                branch: c["branch"].as_str().map(str::to_owned),
+                recent_commits: strings("recent_commits"),
+                in_progress: strings("in_progress"),
+                next_steps: strings("next_steps"),
+            };
+            let relevant = c["relevant"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(id, grade)| {
+                    (
+                        ids.iter().position(|known| known == id).expect("known id"),
+                        grade.as_f64().unwrap(),
+                    )
+                })
+                .collect();
+            Context {
+                query: query.text(),
+                relevant,
+            }
+        })
+        .collect();
+
+    let bm25 = Bm25::new(texts.iter().map(String::as_str));
+    let mut recency: Vec<usize> = (0..texts.len()).collect();
+    recency.sort_by(|a, b| dates[*b].cmp(dates[*a]));
+
+    println!(
+        "dev set: {} learnings, {} contexts\n",
+        texts.len(),
+        contexts.len()
+    );
+    println!("| ranking | nDCG@5 | recall@5 |");
+    println!("|---|---:|---:|");
+    report("recency (most recently confirmed)", &contexts, |_| {
+        recency.clone()
+    });
+    report("BM25", &contexts, |query| order_by(&bm25.scores(query)));
+    for dims in [256, 128] {
+        let embedder = BuiltinEmbedder::new(Some(dims)).unwrap();
+        let vectors: Vec<Vec<f32>> = texts.iter().map(|t| embedder.embed_one(t)).collect();
+        let similarity = |query: &str| -> Vec<f32> {
+            let q = embedder.embed_one(query);
+            vectors
+                .iter()
+                .map(|v| v.iter().zip(&q).map(|(a, b)| a * b).sum())
+                .collect()
+        };
+        report(&format!("built-in {dims}-d"), &contexts, |query| {
+            order_by(&similarity(query))
+        });
+        if dims == 256 {
+            floor_table(&contexts, &similarity);
+            println!();
+        }
+        for weight in [1.0, 1.5, 2.0, 3.0] {
+            let name = format!("built-in {dims}-d + BM25 (RRF, lexical x{weight})");
+            report(&name, &contexts, |query| {
+                let fused = fuse_weighted(&similarity(query), &bm25.scores(query), weight);
+                fused.iter().map(|r| r.index).collect()
+            });
+        }
+    }
+}
+
+/// Similarities of relevant and irrelevant (context, learning) pairs, at a few percentiles:
+/// what the similarity floor is tuned from.
+fn floor_table(contexts: &[Context], similarity: impl Fn(&str) -> Vec<f32>) {
+    let (mut relevant, mut irrelevant) = (Vec::new(), Vec::new());
+    for context in contexts {
+        for (index, score) in similarity(&context.query).into_iter().enumerate() {
+            if context.relevant.iter().any(|(i, _)| *i == index) {
+                relevant.push(score);
+            } else {
+                irrelevant.push(score);
+            }
+        }
+    }
+    let percentile = |values: &mut Vec<f32>, p: f64| {
+        values.sort_by(f32::total_cmp);
+        values[((values.len() - 1) as f64 * p) as usize]
+    };
+    println!("\n| similarity | p5 | p25 | p50 | p75 | p95 |\n|---|---:|---:|---:|---:|---:|");
+    for (name, values) in [
+        ("relevant pairs", &mut relevant),
+        ("irrelevant pairs", &mut irrelevant),
+    ] {
+        let row: Vec<String> = [0.05, 0.25, 0.5, 0.75, 0.95]
+            .iter()
+            .map(|p| format!("{:.2}", percentile(values, *p)))
+            .collect();
+        println!("| {name} | {} |", row.join(" | "));
+    }
+}
+
+fn order_by(scores: &[f32]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    order.sort_by(|a, b| scores[*b].total_cmp(&scores[*a]).then(a.cmp(b)));
+    order
+}
+
+fn report(name: &str, contexts: &[Context], rank: impl Fn(&str) -> Vec<usize>) {
+    let (mut ndcg, mut recall) = (0.0, 0.0);
+    for context in contexts {
+        let ranking = rank(&context.query);
+        let grade = |index: usize| {
+            context
+                .relevant
+                .iter()
+                .find(|(i, _)| *i == index)
+                .map_or(0.0, |(_, g)| *g)
+        };
+        let dcg: f64 = ranking
+            .iter()
+            .take(CUTOFF)
+            .enumerate()
+            .map(|(pos, i)| (2f64.powf(grade(*i)) - 1.0) / (pos as f64 + 2.0).log2())
+            .sum();
+        let mut ideal: Vec<f64> = context.relevant.iter().map(|(_, g)| *g).collect();
+        ideal.sort_by(|a, b| b.total_cmp(a));
+        let idcg: f64 = ideal
+            .iter()
+            .take(CUTOFF)
+            .enumerate()
+            .map(|(pos, g)| (2f64.powf(*g) - 1.0) / (pos as f64 + 2.0).log2())
+            .sum();
+        ndcg += dcg / idcg;
+        let found = ranking
+            .iter()
+            .take(CUTOFF)
+            .filter(|i| grade(**i) > 0.0)
+            .count();
+        recall += found as f64 / context.relevant.len().min(CUTOFF) as f64;
+    }
+    let n = contexts.len() as f64;
+    println!("| {name} | {:.3} | {:.3} |", ndcg / n, recall / n);
+}

@@ -1,0 +1,245 @@
+//! Which learnings a session start shows: the ones most relevant to the project (embedding
+//! similarity fused with BM25), else the most recent.
+
+use std::collections::HashMap;
+
+use crate::domain::context::Section;
+use crate::domain::format::{ListedLearning, recent_learnings, relevant_learnings};
+use crate::domain::ports::Embedder;
+use crate::domain::retrieval::{Bm25, ProjectQuery, fuse};
+use crate::domain::seed::{Learning, LearningKind, Seed};
+
+/// How many learnings to show and how similar they must be.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RetrievalSettings {
+    /// Learnings shown at most.
+    pub top_n: usize,
+    /// Cosine similarity below which a learning is not shown as relevant; depends on the
+    /// embedder (a static model's similarities run lower than a neural one's).
+    pub floor: f32,
+}
+
+impl Default for RetrievalSettings {
+    fn default() -> Self {
+        Self {
+            top_n: 5,
+            floor: 0.22,
+        }
+    }
+}
+
+/// The learnings section and the score of each learning it lists.
+pub(super) struct Retrieved {
+    pub section: Section,
+    pub scores: HashMap<String, f32>,
+}
+
+/// Ranks the seed's confirmed learnings for `query`. An embedder failure, or no learning above
+/// the floor, falls back to the most recent ones (the failure becomes a diagnostic).
+pub(super) async fn retrieve<E: Embedder>(
+    embedder: &E,
+    seed: &Seed,
+    query: &ProjectQuery,
+    settings: RetrievalSettings,
+    diagnostics: &mut Vec<String>,
+) -> Retrieved {
+    let confirmed: Vec<(LearningKind, &Learning)> = seed.confirmed_learnings().collect();
+    let total = confirmed.len();
+    if total == 0 {
+        return Retrieved {
+            section: recent_learnings(&[], 0),
+            scores: HashMap::new(),
+        };
+    }
+    let mut texts = Vec::with_capacity(total + 1);
+    texts.push(query.text());
+    texts.extend(confirmed.iter().map(|(_, l)| l.content.clone()));
+    let vectors = match embedder.embed(&texts).await {
+        Ok(vectors) if vectors.len() == texts.len() => vectors,
+        Ok(_) => {
+            diagnostics.push(
+                "the embedder returned the wrong number of vectors; showing recent learnings"
+                    .into(),
+            );
+            return recency(&confirmed, settings.top_n);
+        }
+        Err(error) => {
+            diagnostics.push(format!("{error}; showing recent learnings"));
+            return recency(&confirmed, settings.top_n);
+        }
+    };
+    let (query_vector, learning_vectors) = vectors.split_first().expect("one vector per text");
+    let similarity: Vec<f32> = learning_vectors
+        .iter()
+        .map(|v| v.iter().zip(query_vector).map(|(a, b)| a * b).sum())
+        .collect();
+    let lexical = Bm25::new(confirmed.iter().map(|(_, l)| l.content.as_str())).scores(&texts[0]);
+    let ranked: Vec<_> = fuse(&similarity, &lexical)
+        .into_iter()
+        .filter(|r| r.similarity >= settings.floor)
+        .take(settings.top_n)
+        .collect();
+    if ranked.is_empty() {
+        return recency(&confirmed, settings.top_n);
+    }
+    let listed: Vec<ListedLearning<'_>> = ranked
+        .iter()
+        .map(|r| {
+            let (kind, learning) = confirmed[r.index];
+            ListedLearning {
+                id: &learning.id,
+                kind,
+                content: &learning.content,
+                score: Some(r.similarity),
+            }
+        })
+        .collect();
+    let scores = listed
+        .iter()
+        .map(|l| (l.id.to_owned(), l.score.unwrap_or_default()))
+        .collect();
+    Retrieved {
+        section: relevant_learnings(&listed, total),
+        scores,
+    }
+}
+
+fn recency(confirmed: &[(LearningKind, &Learning)], top_n: usize) -> Retrieved {
+    let mut newest: Vec<&(LearningKind, &Learning)> = confirmed.iter().collect();
+    newest.sort_by(|a, b| b.1.recency().cmp(&a.1.recency()));
+    let listed: Vec<ListedLearning<'_>> = newest
+        .into_iter()
+        .take(top_n)
+        .map(|(kind, learning)| ListedLearning {
+            id: &learning.id,
+            kind: *kind,
+            content: &learning.content,
+            score: None,
+        })
+        .collect();
+    Retrieved {
+        section: recent_learnings(&listed, confirmed.len()),
+        scores: HashMap::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::EmbedError;
+    use crate::domain::ports::MockEmbedder;
+    use crate::domain::seed::decode_seed;
+
+    fn seed() -> Seed {
+        decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap()
+    }
+
+    fn query() -> ProjectQuery {
+        ProjectQuery {
+            name: "shop-api".into(),
+            recent_commits: vec!["Add retry budget to the HTTP client".into()],
+            ..Default::default()
+        }
+    }
+
+    /// An embedder that scores texts by whether they mention retries.
+    fn keyword_embedder() -> MockEmbedder {
+        let mut embedder = MockEmbedder::new();
+        embedder.expect_embed().returning(|texts| {
+            Ok(texts
+                .iter()
+                .map(|t| {
+                    if t.contains("retr") {
+                        vec![1.0, 0.0]
+                    } else {
+                        vec![0.6, 0.8]
+                    }
+                })
+                .collect())
+        });
+        embedder
+    }
+
+    #[test]
+    fn the_relevant_learning_comes_first_with_its_score() {
+        let mut diagnostics = Vec::new();
+        let retrieved = pollster::block_on(retrieve(
+            &keyword_embedder(),
+            &seed(),
+            &query(),
+            RetrievalSettings::default(),
+            &mut diagnostics,
+        ));
+        let text = retrieved.section.render();
+        assert!(text.starts_with("Relevant learnings (5/12, ~"), "{text}");
+        assert!(
+            text.lines()
+                .nth(1)
+                .unwrap()
+                .starts_with("  [1.00] pattern: Adds retries with exponential backoff"),
+            "{text}"
+        );
+        assert_eq!(retrieved.scores["pat_Vb8kN2sPq5Wf"], 1.0);
+        assert!(diagnostics.is_empty());
+    }
+
+    #[test]
+    fn the_floor_drops_what_is_not_similar_enough() {
+        let settings = RetrievalSettings {
+            top_n: 5,
+            floor: 0.9,
+        };
+        let retrieved = pollster::block_on(retrieve(
+            &keyword_embedder(),
+            &seed(),
+            &query(),
+            settings,
+            &mut Vec::new(),
+        ));
+        assert!(
+            retrieved
+                .section
+                .render()
+                .starts_with("Relevant learnings (1/12")
+        );
+    }
+
+    #[test]
+    fn an_unavailable_embedder_falls_back_to_recency() {
+        let mut embedder = MockEmbedder::new();
+        embedder.expect_embed().returning(|_| {
+            Err(EmbedError::Unavailable {
+                endpoint: "http://x".into(),
+                message: "refused".into(),
+            })
+        });
+        let mut diagnostics = Vec::new();
+        let retrieved = pollster::block_on(retrieve(
+            &embedder,
+            &seed(),
+            &query(),
+            RetrievalSettings::default(),
+            &mut diagnostics,
+        ));
+        let text = retrieved.section.render();
+        assert!(
+            text.starts_with("Recent learnings (5/12):\n  pattern: Adds retries"),
+            "{text}"
+        );
+        assert!(diagnostics[0].contains("refused"));
+    }
+
+    #[test]
+    fn no_confirmed_learnings_says_so_without_embedding() {
+        let mut embedder = MockEmbedder::new();
+        embedder.expect_embed().never();
+        let retrieved = pollster::block_on(retrieve(
+            &embedder,
+            &Seed::default(),
+            &query(),
+            RetrievalSettings::default(),
+            &mut Vec::new(),
+        ));
+        assert_eq!(retrieved.section.render(), "No confirmed learnings yet.");
+    }
+}

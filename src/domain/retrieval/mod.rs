@@ -1,0 +1,10 @@
+//! Ranking learnings by relevance to a project: a query built from what the project is doing,
+//! semantic similarity, a lexical score, and their fusion.
+
+mod bm25;
+mod fusion;
+mod query;
+
+pub use bm25::{Bm25, lexical_terms};
+pub use fusion::{LEXICAL_WEIGHT, RankedLearning, fuse, fuse_weighted};
+pub use query::ProjectQuery;
