@@ -40,6 +40,12 @@ fn main() {
 
     let example = data_home(dir.path(), "example", EXAMPLE_SEED.to_owned());
     let thousand = data_home(dir.path(), "1000", generated_seed(1_000));
+    let status = hook(&binary, &thousand, "index")
+        .args(["--json"])
+        .status()
+        .unwrap();
+    assert!(status.success(), "indexing the 1,000-learning seed failed");
+    let ten_thousand = data_home(dir.path(), "10000", generated_seed(10_000));
 
     let transcript = generated_transcript(dir.path(), "200mb", 200 * 1024 * 1024);
     let session_end_transcript = generated_transcript(dir.path(), "50mb", 50 * 1024 * 1024);
@@ -87,6 +93,17 @@ fn main() {
             || hook(&binary, &example, "pre-compact"),
         ),
         measure(
+            "index, 10,000 learnings from scratch",
+            runs.min(5),
+            b"",
+            || {
+                let _ = std::fs::remove_dir_all(ten_thousand.join("index"));
+                let mut command = hook(&binary, &ten_thousand, "index");
+                command.arg("--json");
+                command
+            },
+        ),
+        measure(
             "hook session-end, 50 MB transcript (handoff + seed commit)",
             runs.min(50),
             &session_end_payload,
@@ -110,10 +127,14 @@ fn main() {
     }
 }
 
+/// `carryover hook <event>`, or `carryover index` for the event `index`, on a data home.
 fn hook(binary: &Path, home: &Path, event: &str) -> Command {
     let mut command = Command::new(binary);
+    match event {
+        "index" => command.arg("index"),
+        _ => command.args(["hook", event]),
+    };
     command
-        .args(["hook", event])
         .env_clear()
         .env("HOME", home)
         .env("CARRYOVER_HOME", home)

@@ -115,7 +115,7 @@ fn main() {
 
 /// Similarities of relevant and irrelevant (context, learning) pairs, at a few percentiles:
 /// what the similarity floor is tuned from.
-fn floor_table(contexts: &[Context], similarity: impl Fn(&str) -> Vec<f32>) {
+fn floor_table(contexts: &[Context], similarity: &dyn Fn(&str) -> Vec<f32>) {
     let (mut relevant, mut irrelevant) = (Vec::new(), Vec::new());
     for context in contexts {
         for (index, score) in similarity(&context.query).into_iter().enumerate() {

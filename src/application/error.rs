@@ -1,6 +1,6 @@
 //! The application layer's error: what a use case can fail with.
 
-use crate::domain::{FlagError, RuleError, SeedError, TemplateError};
+use crate::domain::{EmbedError, FlagError, IndexError, RuleError, SeedError, TemplateError};
 
 /// Why a use case did not complete.
 #[derive(Debug, thiserror::Error)]
@@ -14,6 +14,12 @@ pub enum AppError {
     /// The flag store failed.
     #[error(transparent)]
     Flag(#[from] FlagError),
+    /// Computing embeddings failed.
+    #[error(transparent)]
+    Embed(EmbedError),
+    /// Reading or writing the embedding index failed.
+    #[error(transparent)]
+    Index(IndexError),
     /// Reading a template or the trust list failed.
     #[error(transparent)]
     Template(#[from] TemplateError),

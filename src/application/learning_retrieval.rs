@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use crate::domain::context::Section;
 use crate::domain::format::{ListedLearning, recent_learnings, relevant_learnings};
-use crate::domain::ports::Embedder;
-use crate::domain::retrieval::{Bm25, ProjectQuery, fuse};
+use crate::domain::ports::{Embedder, IndexedVector};
+use crate::domain::retrieval::{Bm25, ProjectQuery, content_hash, fuse};
 use crate::domain::seed::{Learning, LearningKind, Seed};
 
 /// How many learnings to show and how similar they must be.
@@ -34,10 +34,13 @@ pub(super) struct Retrieved {
     pub scores: HashMap<String, f32>,
 }
 
-/// Ranks the seed's confirmed learnings for `query`. An embedder failure, or no learning above
-/// the floor, falls back to the most recent ones (the failure becomes a diagnostic).
+/// Ranks the seed's confirmed learnings for `query`, reusing `stored` vectors whose content
+/// hash still matches and embedding the rest with the query in one call. An embedder failure,
+/// or no learning above the floor, falls back to the most recent ones (the failure becomes a
+/// diagnostic).
 pub(super) async fn retrieve<E: Embedder>(
     embedder: &E,
+    stored: &HashMap<String, IndexedVector>,
     seed: &Seed,
     query: &ProjectQuery,
     settings: RetrievalSettings,
@@ -51,10 +54,20 @@ pub(super) async fn retrieve<E: Embedder>(
             scores: HashMap::new(),
         };
     }
-    let mut texts = Vec::with_capacity(total + 1);
-    texts.push(query.text());
-    texts.extend(confirmed.iter().map(|(_, l)| l.content.clone()));
-    let vectors = match embedder.embed(&texts).await {
+    let query_text = query.text();
+    let reusable = |learning: &Learning| {
+        stored
+            .get(&learning.id)
+            .filter(|entry| entry.content_hash == content_hash(&learning.content))
+    };
+    let mut texts = vec![query_text.clone()];
+    texts.extend(
+        confirmed
+            .iter()
+            .filter(|(_, l)| reusable(l).is_none())
+            .map(|(_, l)| l.content.clone()),
+    );
+    let fresh = match embedder.embed(&texts).await {
         Ok(vectors) if vectors.len() == texts.len() => vectors,
         Ok(_) => {
             diagnostics.push(
@@ -68,12 +81,20 @@ pub(super) async fn retrieve<E: Embedder>(
             return recency(&confirmed, settings.top_n);
         }
     };
-    let (query_vector, learning_vectors) = vectors.split_first().expect("one vector per text");
-    let similarity: Vec<f32> = learning_vectors
+    let (query_vector, mut fresh_vectors) = (&fresh[0], fresh[1..].iter());
+    let similarity: Vec<f32> = confirmed
         .iter()
-        .map(|v| v.iter().zip(query_vector).map(|(a, b)| a * b).sum())
+        .map(|(_, learning)| {
+            let vector = match reusable(learning) {
+                Some(entry) => &entry.vector,
+                None => fresh_vectors
+                    .next()
+                    .expect("one fresh vector per missing learning"),
+            };
+            dot(vector, query_vector)
+        })
         .collect();
-    let lexical = Bm25::new(confirmed.iter().map(|(_, l)| l.content.as_str())).scores(&texts[0]);
+    let lexical = Bm25::new(confirmed.iter().map(|(_, l)| l.content.as_str())).scores(&query_text);
     let ranked: Vec<_> = fuse(&similarity, &lexical)
         .into_iter()
         .filter(|r| r.similarity >= settings.floor)
@@ -104,9 +125,17 @@ pub(super) async fn retrieve<E: Embedder>(
     }
 }
 
+/// Dot product; vectors of another size (a stale index of another model) score 0.
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    if a.len() != b.len() {
+        return 0.0;
+    }
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
 fn recency(confirmed: &[(LearningKind, &Learning)], top_n: usize) -> Retrieved {
     let mut newest: Vec<&(LearningKind, &Learning)> = confirmed.iter().collect();
-    newest.sort_by(|a, b| b.1.recency().cmp(&a.1.recency()));
+    newest.sort_by_key(|entry| std::cmp::Reverse(entry.1.recency()));
     let listed: Vec<ListedLearning<'_>> = newest
         .into_iter()
         .take(top_n)
@@ -165,6 +194,7 @@ mod tests {
         let mut diagnostics = Vec::new();
         let retrieved = pollster::block_on(retrieve(
             &keyword_embedder(),
+            &HashMap::new(),
             &seed(),
             &query(),
             RetrievalSettings::default(),
@@ -191,6 +221,7 @@ mod tests {
         };
         let retrieved = pollster::block_on(retrieve(
             &keyword_embedder(),
+            &HashMap::new(),
             &seed(),
             &query(),
             settings,
@@ -216,6 +247,7 @@ mod tests {
         let mut diagnostics = Vec::new();
         let retrieved = pollster::block_on(retrieve(
             &embedder,
+            &HashMap::new(),
             &seed(),
             &query(),
             RetrievalSettings::default(),
@@ -235,11 +267,46 @@ mod tests {
         embedder.expect_embed().never();
         let retrieved = pollster::block_on(retrieve(
             &embedder,
+            &HashMap::new(),
             &Seed::default(),
             &query(),
             RetrievalSettings::default(),
             &mut Vec::new(),
         ));
         assert_eq!(retrieved.section.render(), "No confirmed learnings yet.");
+    }
+
+    #[test]
+    fn stored_vectors_are_reused_while_their_content_is_unchanged() {
+        let seed = seed();
+        let mut stored = HashMap::new();
+        for (_, learning) in seed.confirmed_learnings() {
+            stored.insert(
+                learning.id.clone(),
+                IndexedVector {
+                    content_hash: content_hash(&learning.content),
+                    vector: vec![0.6, 0.8],
+                },
+            );
+        }
+        stored.get_mut("pat_Vb8kN2sPq5Wf").unwrap().content_hash = 1;
+        let mut embedder = MockEmbedder::new();
+        embedder.expect_embed().times(1).returning(|texts| {
+            assert_eq!(
+                texts.len(),
+                2,
+                "the query and the one changed learning: {texts:?}"
+            );
+            Ok(vec![vec![1.0, 0.0], vec![1.0, 0.0]])
+        });
+        let retrieved = pollster::block_on(retrieve(
+            &embedder,
+            &stored,
+            &seed,
+            &query(),
+            RetrievalSettings::default(),
+            &mut Vec::new(),
+        ));
+        assert_eq!(retrieved.scores["pat_Vb8kN2sPq5Wf"], 1.0);
     }
 }

@@ -2,6 +2,7 @@
 
 mod error;
 mod flags;
+mod index_learnings;
 mod init_seed;
 mod instruction_queue;
 mod learn;
@@ -20,6 +21,7 @@ mod window_settings;
 
 pub use error::AppError;
 pub use flags::Flags;
+pub use index_learnings::{IndexLearnings, IndexReport};
 pub use init_seed::{InitRequest, InitSeed};
 pub use instruction_queue::{InstructionQueue, Priority};
 pub use learn::Learn;

@@ -2,6 +2,7 @@
 //! session began, the identity, the project's newest handoff, the learnings relevant to the
 //! project, the index of pending proposals and the session state.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -14,8 +15,8 @@ use crate::domain::handoff::{
     ParsedHandoff, SECTION_IN_PROGRESS, SECTION_NEXT_STEPS, handoff_section, read_handoff,
 };
 use crate::domain::ports::{
-    Clock, ContextStateStore, Embedder, HandoffEntry, HandoffStore, ProjectContext, SeedRepository,
-    TranscriptReader,
+    Clock, ContextStateStore, Embedder, EmbeddingIndex, HandoffEntry, HandoffStore, IndexedVector,
+    ProjectContext, SeedRepository, TranscriptReader,
 };
 use crate::domain::project::{Project, ProjectSlug, SlugStyle};
 use crate::domain::retrieval::ProjectQuery;
@@ -78,17 +79,18 @@ struct FoundHandoff {
 
 /// Builds the session context. It never fails: whatever cannot be read becomes a short notice
 /// in the text, a message for the user or a diagnostic, because a session must always start.
-pub struct SessionContextService<S, St, T, P, H, E> {
+pub struct SessionContextService<S, St, T, P, H, E, I> {
     seeds: S,
     states: St,
     transcripts: T,
     projects: P,
     handoffs: H,
     embedder: E,
+    index: I,
     clock: Arc<dyn Clock>,
 }
 
-impl<S, St, T, P, H, E> SessionContextService<S, St, T, P, H, E>
+impl<S, St, T, P, H, E, I> SessionContextService<S, St, T, P, H, E, I>
 where
     S: SeedRepository,
     St: ContextStateStore,
@@ -96,8 +98,10 @@ where
     P: ProjectContext,
     H: HandoffStore,
     E: Embedder,
+    I: EmbeddingIndex,
 {
     /// A service over the given ports.
+    #[allow(clippy::too_many_arguments)] // one per port; a builder would only hide them
     pub fn new(
         seeds: S,
         states: St,
@@ -105,6 +109,7 @@ where
         projects: P,
         handoffs: H,
         embedder: E,
+        index: I,
         clock: Arc<dyn Clock>,
     ) -> Self {
         Self {
@@ -114,6 +119,7 @@ where
             projects,
             handoffs,
             embedder,
+            index,
             clock,
         }
     }
@@ -177,8 +183,10 @@ where
                     )
                 } else {
                     let query = self.query(&project, handoff_parsed.as_ref()).await;
+                    let stored = self.stored_vectors(&mut diagnostics).await;
                     let retrieved = retrieve(
                         &self.embedder,
+                        &stored,
                         &loaded.seed,
                         &query,
                         request.retrieval,
@@ -221,6 +229,21 @@ where
         context.user_notices = user_notices;
         context.diagnostics.extend(diagnostics);
         context
+    }
+
+    /// The learnings' stored vectors for this embedder; an unreadable index means embedding
+    /// them all now (and a diagnostic suggesting `carryover index`).
+    async fn stored_vectors(
+        &self,
+        diagnostics: &mut Vec<String>,
+    ) -> HashMap<String, IndexedVector> {
+        self.index
+            .load(&self.embedder.model_id())
+            .await
+            .unwrap_or_else(|error| {
+                diagnostics.push(error.to_string());
+                HashMap::new()
+            })
     }
 
     /// What the project is doing: name, branch, recent commits, and the newest handoff's open
@@ -398,11 +421,11 @@ fn shown_learnings(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::application::testing::{fixed_clock, flat_embedder, project_at};
+    use crate::application::testing::{empty_index, fixed_clock, flat_embedder, project_at};
     use crate::domain::compaction::{ContextState, StartKind};
     use crate::domain::ports::{
-        LoadedSeed, MockContextStateStore, MockEmbedder, MockHandoffStore, MockProjectContext,
-        MockSeedRepository, MockTranscriptReader, Repaired,
+        LoadedSeed, MockContextStateStore, MockEmbedder, MockEmbeddingIndex, MockHandoffStore,
+        MockProjectContext, MockSeedRepository, MockTranscriptReader, Repaired,
     };
 
     use crate::domain::seed::{SeedDecodeError, Timestamp, decode_seed};
@@ -443,6 +466,7 @@ mod tests {
         MockProjectContext,
         MockHandoffStore,
         MockEmbedder,
+        MockEmbeddingIndex,
     >;
 
     fn no_handoffs() -> MockHandoffStore {
@@ -472,6 +496,7 @@ mod tests {
             project_at("/home/user/code/notes"),
             handoffs,
             flat_embedder(),
+            empty_index(),
             fixed_clock(),
         )
     }

@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use crate::domain::ports::{Clock, MockClock, MockEmbedder, MockProjectContext};
+use crate::domain::ports::{
+    Clock, MockClock, MockEmbedder, MockEmbeddingIndex, MockProjectContext,
+};
 use crate::domain::project::{Project, ProjectFacts};
 use crate::domain::seed::Timestamp;
 
@@ -33,8 +35,17 @@ pub fn project_at(root: &'static str) -> MockProjectContext {
 /// An embedder that finds every text equally similar, so the lexical ranking decides.
 pub fn flat_embedder() -> MockEmbedder {
     let mut embedder = MockEmbedder::new();
+    embedder.expect_model_id().returning(|| "flat".into());
     embedder
         .expect_embed()
         .returning(|texts| Ok(texts.iter().map(|_| vec![1.0]).collect()));
     embedder
+}
+
+/// An index with nothing stored, whatever the model.
+pub fn empty_index() -> MockEmbeddingIndex {
+    let mut index = MockEmbeddingIndex::new();
+    index.expect_load().returning(|_| Ok(Default::default()));
+    index.expect_save().never();
+    index
 }

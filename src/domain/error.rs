@@ -223,3 +223,27 @@ pub enum EmbedError {
     #[error("built-in model: {0}")]
     Model(String),
 }
+
+/// What the embedding index can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The index file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not an index this carryover wrote.
+    #[error(
+        "{path}: not a carryover embedding index ({reason}); rebuild it with `carryover index`"
+    )]
+    Corrupt {
+        /// The index file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+}

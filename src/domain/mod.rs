@@ -21,6 +21,6 @@ pub mod transcript;
 
 pub use change_reason::ChangeReason;
 pub use error::{
-    EmbedError, FlagError, HandoffError, RuleError, SeedError, StateError, TemplateError,
-    TranscriptError,
+    EmbedError, FlagError, HandoffError, IndexError, RuleError, SeedError, StateError,
+    TemplateError, TranscriptError,
 };

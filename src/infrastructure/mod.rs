@@ -1,6 +1,7 @@
 //! Adapters: the filesystem, git, the clock and id source behind the domain's ports.
 
 mod atomic_write;
+mod binary_embedding_index;
 mod builtin_embedder;
 mod claude_transcript;
 mod config;
@@ -21,6 +22,7 @@ mod system_clock;
 mod toml_flag_store;
 
 pub use atomic_write::{create_private_dir, write_atomic};
+pub use binary_embedding_index::BinaryEmbeddingIndex;
 pub use builtin_embedder::{BuiltinEmbedder, StaticModel};
 pub use claude_transcript::ClaudeTranscriptReader;
 pub use config::{

@@ -34,6 +34,16 @@ pub enum Command {
     Flags(FlagsArgs),
     /// Trust the project's start-up template as it is now (or --revoke, --list).
     Trust(TrustArgs),
+    /// Embed the confirmed learnings so session starts only embed their query (incremental).
+    Index(IndexArgs),
+}
+
+/// `index` options.
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// Print JSON for scripts.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `flags` subcommands.

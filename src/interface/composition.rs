@@ -13,8 +13,8 @@ use crate::domain::ports::{Clock, IdGenerator};
 use crate::domain::project::SlugStyle;
 use crate::domain::session::Session;
 use crate::infrastructure::{
-    BuiltinEmbedder, ClaudeTranscriptReader, Config, DataHome, FixedClock, FsHandoffStore,
-    FsProjectContext, FsTemplateSource, GitSeedRepository, JsonContextStateStore,
+    BinaryEmbeddingIndex, BuiltinEmbedder, ClaudeTranscriptReader, Config, DataHome, FixedClock,
+    FsHandoffStore, FsProjectContext, FsTemplateSource, GitSeedRepository, JsonContextStateStore,
     JsonSeedRepository, JsonTrustStore, RandomIds, SlugStyleConfig, SystemClock, TomlFlagStore,
 };
 
@@ -135,6 +135,7 @@ impl App {
         FsProjectContext,
         FsHandoffStore,
         BuiltinEmbedder,
+        BinaryEmbeddingIndex,
     > {
         SessionContextService::new(
             self.seeds(lock_wait),
@@ -143,8 +144,14 @@ impl App {
             FsProjectContext,
             self.handoffs(),
             BuiltinEmbedder::compiled(),
+            self.index(),
             self.clock.clone(),
         )
+    }
+
+    /// Stored learning vectors under `<data home>/index/`.
+    pub fn index(&self) -> BinaryEmbeddingIndex {
+        BinaryEmbeddingIndex::new(self.data_home.root().join("index"))
     }
 
     /// `[retrieval]` with the floor tuned for the built-in model (docs/benchmarks.md).

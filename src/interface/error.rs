@@ -62,6 +62,11 @@ impl From<AppError> for CliError {
             ),
             AppError::Flag(flag) => Self::failed(flag.to_string(), None),
             AppError::Template(template) => Self::failed(template.to_string(), None),
+            AppError::Embed(embed) => Self::failed(embed.to_string(), None),
+            AppError::Index(index) => Self::failed(
+                index.to_string(),
+                Some("remove the file and run `carryover index`"),
+            ),
         }
     }
 }

@@ -46,5 +46,6 @@ fn run_command(command: &Command, env: Environment) -> Result<(), CliError> {
         Command::Handoff(args) => commands::handoff(args, &app),
         Command::Flags(args) => commands::flags(args, &app),
         Command::Trust(args) => commands::trust(args, &app),
+        Command::Index(args) => commands::index(args, &app),
     }
 }

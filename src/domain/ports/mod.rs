@@ -3,6 +3,7 @@
 mod clock;
 mod context_state_store;
 mod embedder;
+mod embedding_index;
 mod flag_store;
 mod handoff_store;
 mod id_generator;
@@ -15,6 +16,7 @@ mod trust_store;
 pub use clock::Clock;
 pub use context_state_store::{ContextStateStore, StateEdit};
 pub use embedder::Embedder;
+pub use embedding_index::{EmbeddingIndex, IndexedVector};
 pub use flag_store::{FlagStore, FlagTarget};
 pub use handoff_store::{HandoffEntry, HandoffStore};
 pub use id_generator::IdGenerator;
@@ -30,6 +32,8 @@ pub use clock::MockClock;
 pub use context_state_store::MockContextStateStore;
 #[cfg(test)]
 pub use embedder::MockEmbedder;
+#[cfg(test)]
+pub use embedding_index::MockEmbeddingIndex;
 #[cfg(test)]
 pub use flag_store::MockFlagStore;
 #[cfg(test)]

@@ -1,14 +1,12 @@
 //! Okapi BM25 over the learnings: exact words matter (table names, tools, services), which a
 //! static embedding blurs.
 
-use std::collections::HashMap;
-
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
 
-/// Words that carry no topic: function words, and the verbs that open commit subjects, todo
-/// items and learnings ("Add …", "Write …", "Uses …"), which would otherwise match any two
-/// texts that share an imperative.
+/// Words that carry no topic (sorted, and mirrored by [`is_stopword`]): function words, and the verbs that open
+/// commit subjects, todo items and learnings ("Add …", "Write …", "Uses …"), which would
+/// otherwise match any two texts that share an imperative.
 const STOPWORDS: &[&str] = &[
     "a", "add", "added", "adds", "an", "and", "are", "as", "at", "be", "before", "by", "change",
     "document", "every", "fix", "fixes", "for", "from", "has", "have", "in", "instead", "into",
@@ -18,76 +16,183 @@ const STOPWORDS: &[&str] = &[
     "write", "writes",
 ];
 
-/// Lower-cased words of two or more characters, stop words dropped, a plural `s` trimmed.
-pub fn lexical_terms(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().count() >= 2)
-        .map(str::to_lowercase)
-        .filter(|w| !STOPWORDS.contains(&w.as_str()))
-        .map(|w| match w.strip_suffix('s') {
-            Some(stem) if stem.len() >= 3 && !stem.ends_with('s') => stem.to_owned(),
-            _ => w,
-        })
-        .collect()
-}
-
-/// A BM25 index over a fixed list of documents.
-#[derive(Debug, Clone)]
-pub struct Bm25 {
-    documents: Vec<HashMap<String, u32>>,
-    lengths: Vec<f32>,
-    average_length: f32,
-    document_frequency: HashMap<String, u32>,
-}
-
-impl Bm25 {
-    /// Indexes `documents` in order.
-    pub fn new<'a>(documents: impl IntoIterator<Item = &'a str>) -> Self {
-        let mut index = Self {
-            documents: Vec::new(),
-            lengths: Vec::new(),
-            average_length: 0.0,
-            document_frequency: HashMap::new(),
-        };
-        for document in documents {
-            let terms = lexical_terms(document);
-            let mut counts: HashMap<String, u32> = HashMap::new();
-            for term in &terms {
-                *counts.entry(term.clone()).or_default() += 1;
-            }
-            for term in counts.keys() {
-                *index.document_frequency.entry(term.clone()).or_default() += 1;
-            }
-            index.lengths.push(terms.len() as f32);
-            index.documents.push(counts);
+/// Calls `term` with each topic word of `text`: lower-cased, two or more characters, stop
+/// words dropped, a plural `s` trimmed. One buffer is reused, so nothing is allocated per
+/// word; ASCII text (nearly every learning) is split byte by byte.
+fn for_each_term(text: &str, mut term: impl FnMut(&str)) {
+    let mut buffer = String::with_capacity(32);
+    let mut emit = |buffer: &str| {
+        if buffer.len() < 2 || is_stopword(buffer) {
+            return;
         }
-        let total: f32 = index.lengths.iter().sum();
-        index.average_length = if index.documents.is_empty() {
-            0.0
-        } else {
-            total / index.documents.len() as f32
+        let stem = match buffer.strip_suffix('s') {
+            Some(stem) if stem.len() >= 3 && !stem.ends_with('s') => stem,
+            _ => buffer,
         };
-        index
+        term(stem);
+    };
+    if text.is_ascii() {
+        for word in text.as_bytes().split(|b| !b.is_ascii_alphanumeric()) {
+            if word.len() < 2 {
+                continue;
+            }
+            buffer.clear();
+            buffer.extend(word.iter().map(|b| char::from(b.to_ascii_lowercase())));
+            emit(&buffer);
+        }
+        return;
+    }
+    for word in text.split(|c: char| !c.is_alphanumeric()) {
+        if word.chars().nth(1).is_none() {
+            continue;
+        }
+        buffer.clear();
+        buffer.extend(word.chars().flat_map(char::to_lowercase));
+        emit(&buffer);
+    }
+}
+
+/// Whether a lower-cased word is in [`STOPWORDS`]; a `match` compiles to a switch on length
+/// and a few comparisons, several times cheaper than bisecting the list for every word.
+fn is_stopword(word: &str) -> bool {
+    matches!(
+        word,
+        "a" | "add"
+            | "added"
+            | "adds"
+            | "an"
+            | "and"
+            | "are"
+            | "as"
+            | "at"
+            | "be"
+            | "before"
+            | "by"
+            | "change"
+            | "document"
+            | "every"
+            | "fix"
+            | "fixes"
+            | "for"
+            | "from"
+            | "has"
+            | "have"
+            | "in"
+            | "instead"
+            | "into"
+            | "is"
+            | "it"
+            | "its"
+            | "keep"
+            | "keeps"
+            | "make"
+            | "makes"
+            | "new"
+            | "not"
+            | "of"
+            | "on"
+            | "only"
+            | "or"
+            | "over"
+            | "rather"
+            | "run"
+            | "runs"
+            | "so"
+            | "than"
+            | "that"
+            | "the"
+            | "their"
+            | "them"
+            | "then"
+            | "there"
+            | "these"
+            | "this"
+            | "to"
+            | "too"
+            | "update"
+            | "use"
+            | "uses"
+            | "was"
+            | "when"
+            | "with"
+            | "without"
+            | "write"
+            | "writes"
+    )
+}
+
+/// The topic words of `text` (see [`for_each_term`]), for tests and tools.
+pub fn lexical_terms(text: &str) -> Vec<String> {
+    let mut terms = Vec::new();
+    for_each_term(text, |term| terms.push(term.to_owned()));
+    terms
+}
+
+/// The documents, ready to be scored; only their text is kept, because a query touches few
+/// words and counting just those is cheaper than indexing every word.
+#[derive(Debug, Clone)]
+pub struct Bm25<'a> {
+    documents: Vec<&'a str>,
+}
+
+impl<'a> Bm25<'a> {
+    /// The documents in order.
+    pub fn new(documents: impl IntoIterator<Item = &'a str>) -> Self {
+        Self {
+            documents: documents.into_iter().collect(),
+        }
     }
 
-    /// The score of every document for `query`, in document order.
+    /// The score of every document for `query`, in document order, in one pass.
     pub fn scores(&self, query: &str) -> Vec<f32> {
-        let n = self.documents.len() as f32;
-        let mut terms = lexical_terms(query);
-        terms.sort();
-        terms.dedup();
-        self.documents
-            .iter()
-            .zip(&self.lengths)
-            .map(|(counts, length)| {
-                terms
-                    .iter()
-                    .filter_map(|term| {
-                        let tf = *counts.get(term)? as f32;
-                        let df = *self.document_frequency.get(term)? as f32;
-                        let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
-                        let norm = K1 * (1.0 - B + B * length / self.average_length.max(1.0));
-                        Some(idf * tf * (K1 + 1.0) / (tf + norm))
+        let mut query_terms = lexical_terms(query);
+        query_terms.sort();
+        query_terms.dedup();
+        let n = self.documents.len();
+        let mut counts = vec![0u32; n * query_terms.len()];
+        let mut lengths = vec![0f32; n];
+        // First bytes of the query's terms: most words of a learning fail this test and are
+        // never compared.
+        let mut first_bytes = [false; 256];
+        for term in &query_terms {
+            first_bytes[usize::from(term.as_bytes()[0])] = true;
+        }
+        for (doc, text) in self.documents.iter().enumerate() {
+            for_each_term(text, |term| {
+                lengths[doc] += 1.0;
+                if !first_bytes[usize::from(term.as_bytes()[0])] {
+                    return;
+                }
+                if let Ok(q) = query_terms.binary_search_by(|probe| probe.as_str().cmp(term)) {
+                    counts[doc * query_terms.len() + q] += 1;
+                }
+            });
+        }
+        let average = if n == 0 {
+            0.0
+        } else {
+            lengths.iter().sum::<f32>() / n as f32
+        };
+        let idf: Vec<f32> = (0..query_terms.len())
+            .map(|q| {
+                let df = (0..n)
+                    .filter(|doc| counts[doc * query_terms.len() + q] > 0)
+                    .count() as f32;
+                ((n as f32 - df + 0.5) / (df + 0.5) + 1.0).ln()
+            })
+            .collect();
+        (0..n)
+            .map(|doc| {
+                let norm = K1 * (1.0 - B + B * lengths[doc] / average.max(1.0));
+                idf.iter()
+                    .enumerate()
+                    .map(|(q, idf)| {
+                        let tf = counts[doc * query_terms.len() + q] as f32;
+                        if tf == 0.0 {
+                            0.0
+                        } else {
+                            idf * tf * (K1 + 1.0) / (tf + norm)
+                        }
                     })
                     .sum()
             })
@@ -100,10 +205,21 @@ mod tests {
     use super::*;
     use rstest::rstest;
 
+    #[test]
+    fn the_stopword_match_and_list_agree() {
+        assert!(
+            STOPWORDS.windows(2).all(|pair| pair[0] < pair[1]),
+            "kept sorted for review"
+        );
+        assert!(STOPWORDS.iter().all(|word| is_stopword(word)));
+        assert!(!is_stopword("migration") && !is_stopword("adds retries"));
+    }
+
     #[rstest]
     #[case("Writes SQL migrations as forward-only files", &["sql", "migration", "forward", "file"])]
     #[case("The CI runners' caches", &["ci", "runner", "cache"])]
     #[case("address process", &["address", "process"])]
+    #[case("Ünïcode WORDS", &["ünïcode", "word"])]
     fn extracts_topic_words(#[case] text: &str, #[case] terms: &[&str]) {
         assert_eq!(lexical_terms(text), terms);
     }

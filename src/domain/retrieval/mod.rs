@@ -3,8 +3,10 @@
 
 mod bm25;
 mod fusion;
+mod hash;
 mod query;
 
 pub use bm25::{Bm25, lexical_terms};
 pub use fusion::{LEXICAL_WEIGHT, RankedLearning, fuse, fuse_weighted};
+pub use hash::content_hash;
 pub use query::ProjectQuery;

@@ -18,6 +18,12 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
     let service = Learn::new(app.seeds(COMMAND_LOCK_WAIT), app.clock.clone(), app.ids());
     let learning =
         pollster::block_on(service.learn(kind, &args.text.join(" "), args.tags.clone()))?;
+    if let Err(error) = super::index::refresh(app, false) {
+        eprintln!(
+            "carryover: the learning was saved, but the index was not updated: {}",
+            error.message
+        );
+    }
     if args.json {
         println!(
             "{}",

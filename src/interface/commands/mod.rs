@@ -3,6 +3,7 @@
 mod context;
 mod flags;
 mod handoff;
+mod index;
 mod init;
 mod learn;
 mod prompt;
@@ -12,6 +13,7 @@ mod trust;
 pub use context::context;
 pub use flags::flags;
 pub use handoff::handoff;
+pub use index::index;
 pub use init::init;
 pub use learn::learn;
 pub use status::status;
