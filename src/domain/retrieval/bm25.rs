@@ -7,6 +7,7 @@ const B: f32 = 0.75;
 /// Words that carry no topic (sorted, and mirrored by [`is_stopword`]): function words, and the verbs that open
 /// commit subjects, todo items and learnings ("Add …", "Write …", "Uses …"), which would
 /// otherwise match any two texts that share an imperative.
+#[cfg(test)]
 const STOPWORDS: &[&str] = &[
     "a", "add", "added", "adds", "an", "and", "are", "as", "at", "be", "before", "by", "change",
     "document", "every", "fix", "fixes", "for", "from", "has", "have", "in", "instead", "into",
