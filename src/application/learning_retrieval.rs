@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::domain::context::Section;
 use crate::domain::format::{ListedLearning, recent_learnings, relevant_learnings};
 use crate::domain::ports::{Embedder, IndexedVector};
-use crate::domain::retrieval::{Bm25, ProjectQuery, content_hash, fuse};
+use crate::domain::retrieval::{Bm25, ProjectQuery, RankedLearning, content_hash, fuse};
 use crate::domain::seed::{Learning, LearningKind, Seed};
 
 /// How many learnings to show and how similar they must be.
@@ -55,47 +55,14 @@ pub(super) async fn retrieve<E: Embedder>(
         };
     }
     let query_text = query.text();
-    let reusable = |learning: &Learning| {
-        stored
-            .get(&learning.id)
-            .filter(|entry| entry.content_hash == content_hash(&learning.content))
-    };
-    let mut texts = vec![query_text.clone()];
-    texts.extend(
-        confirmed
-            .iter()
-            .filter(|(_, l)| reusable(l).is_none())
-            .map(|(_, l)| l.content.clone()),
-    );
-    let fresh = match embedder.embed(&texts).await {
-        Ok(vectors) if vectors.len() == texts.len() => vectors,
-        Ok(_) => {
-            diagnostics.push(
-                "the embedder returned the wrong number of vectors; showing recent learnings"
-                    .into(),
-            );
-            return recency(&confirmed, settings.top_n);
-        }
-        Err(error) => {
-            diagnostics.push(format!("{error}; showing recent learnings"));
+    let ranked = match rank(embedder, stored, &confirmed, &query_text).await {
+        Ok(ranked) => ranked,
+        Err(problem) => {
+            diagnostics.push(format!("{problem}; showing recent learnings"));
             return recency(&confirmed, settings.top_n);
         }
     };
-    let (query_vector, mut fresh_vectors) = (&fresh[0], fresh[1..].iter());
-    let similarity: Vec<f32> = confirmed
-        .iter()
-        .map(|(_, learning)| {
-            let vector = match reusable(learning) {
-                Some(entry) => &entry.vector,
-                None => fresh_vectors
-                    .next()
-                    .expect("one fresh vector per missing learning"),
-            };
-            dot(vector, query_vector)
-        })
-        .collect();
-    let lexical = Bm25::new(confirmed.iter().map(|(_, l)| l.content.as_str())).scores(&query_text);
-    let ranked: Vec<_> = fuse(&similarity, &lexical)
+    let ranked: Vec<_> = ranked
         .into_iter()
         .filter(|r| r.similarity >= settings.floor)
         .take(settings.top_n)
@@ -123,6 +90,51 @@ pub(super) async fn retrieve<E: Embedder>(
         section: relevant_learnings(&listed, total),
         scores,
     }
+}
+
+/// Ranks `learnings` for `query_text`: stored vectors whose content hash still matches are
+/// reused, the rest are embedded with the query in one call, and the cosine similarities are
+/// fused with BM25. Best first.
+pub(super) async fn rank<E: Embedder>(
+    embedder: &E,
+    stored: &HashMap<String, IndexedVector>,
+    learnings: &[(LearningKind, &Learning)],
+    query_text: &str,
+) -> Result<Vec<RankedLearning>, String> {
+    let reusable = |learning: &Learning| {
+        stored
+            .get(&learning.id)
+            .filter(|entry| entry.content_hash == content_hash(&learning.content))
+    };
+    let mut texts = vec![query_text.to_owned()];
+    texts.extend(
+        learnings
+            .iter()
+            .filter(|(_, l)| reusable(l).is_none())
+            .map(|(_, l)| l.content.clone()),
+    );
+    let fresh = embedder
+        .embed(&texts)
+        .await
+        .map_err(|error| error.to_string())?;
+    if fresh.len() != texts.len() {
+        return Err("the embedder returned the wrong number of vectors".into());
+    }
+    let (query_vector, mut fresh_vectors) = (&fresh[0], fresh[1..].iter());
+    let similarity: Vec<f32> = learnings
+        .iter()
+        .map(|(_, learning)| {
+            let vector = match reusable(learning) {
+                Some(entry) => &entry.vector,
+                None => fresh_vectors
+                    .next()
+                    .expect("one fresh vector per missing learning"),
+            };
+            dot(vector, query_vector)
+        })
+        .collect();
+    let lexical = Bm25::new(learnings.iter().map(|(_, l)| l.content.as_str())).scores(query_text);
+    Ok(fuse(&similarity, &lexical))
 }
 
 /// Dot product; vectors of another size (a stale index of another model) score 0.

@@ -21,6 +21,18 @@ pub enum ChangeReason {
         /// Its id.
         id: String,
     },
+    /// Proposals were accepted or rejected.
+    Review {
+        /// How many were accepted.
+        accepted: usize,
+        /// How many were rejected.
+        rejected: usize,
+    },
+    /// A learning was removed.
+    Forget {
+        /// Its id.
+        id: String,
+    },
     /// A session ended: the last session and active projects changed.
     SessionEnd {
         /// The session.
@@ -43,6 +55,13 @@ impl fmt::Display for ChangeReason {
             }
             Self::Learn { kind, id } => write!(f, "Learn: add {kind} {id}"),
             Self::SessionEnd { session } => write!(f, "Session end: {session}"),
+            Self::Review { accepted, rejected } => {
+                write!(
+                    f,
+                    "Review: accept {accepted}, reject {rejected} proposal(s)"
+                )
+            }
+            Self::Forget { id } => write!(f, "Forget: remove learning {id}"),
             Self::Repair {
                 from_commit,
                 problem,

@@ -31,6 +31,32 @@ pub enum RuleError {
         /// Where the template would be.
         path: PathBuf,
     },
+    /// No proposal or learning has an id starting with the prefix.
+    #[error("no {what} matches {prefix:?}")]
+    UnknownPrefix {
+        /// `proposal` or `learning`.
+        what: &'static str,
+        /// The prefix given.
+        prefix: String,
+    },
+    /// Several ids start with the prefix.
+    #[error("{prefix:?} matches several {what}s: {}", .candidates.join(", "))]
+    AmbiguousPrefix {
+        /// `proposal` or `learning`.
+        what: &'static str,
+        /// The prefix given.
+        prefix: String,
+        /// The ids it matches.
+        candidates: Vec<String>,
+    },
+    /// The proposal was already accepted or rejected.
+    #[error("proposal {id} was already {status}")]
+    AlreadyDecided {
+        /// Its id.
+        id: String,
+        /// `accepted` or `rejected`.
+        status: String,
+    },
     /// A learning with the same text already exists.
     #[error("the same learning already exists as {id}")]
     DuplicateLearning {

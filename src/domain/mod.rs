@@ -10,6 +10,7 @@ pub mod format;
 pub mod front_matter;
 pub mod handoff;
 pub mod ports;
+pub mod prefix;
 pub mod project;
 pub mod redact;
 pub mod retrieval;

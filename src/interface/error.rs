@@ -81,9 +81,14 @@ impl From<RuleError> for CliError {
             RuleError::NoProjectTemplate { .. } => {
                 Some("write .carryover/_startup.md first (see README)")
             }
+            RuleError::UnknownPrefix { .. } => {
+                Some("`carryover proposals list` and `carryover learnings list` show the ids")
+            }
+            RuleError::AmbiguousPrefix { .. } => Some("type more of the id"),
             RuleError::Empty { .. }
             | RuleError::DuplicateLearning { .. }
-            | RuleError::InvalidFlagName { .. } => None,
+            | RuleError::InvalidFlagName { .. }
+            | RuleError::AlreadyDecided { .. } => None,
         };
         Self::refused(error.to_string(), hint)
     }

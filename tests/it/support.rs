@@ -54,6 +54,7 @@ impl Hermetic {
     /// The same environment for a plain process (used to spawn concurrent writers).
     pub fn std_carryover(&self) -> StdCommand {
         let mut command = StdCommand::new(assert_cmd::cargo::cargo_bin!("carryover"));
+        command.current_dir(self.home());
         command.env_clear();
         for (key, value) in self.variables() {
             command.env(key, value);
@@ -62,6 +63,8 @@ impl Hermetic {
     }
 
     fn apply(&self, command: &mut Command) {
+        // The working directory decides the project; the test's own checkout must not leak in.
+        command.current_dir(self.home());
         command.env_clear();
         for (key, value) in self.variables() {
             command.env(key, value);

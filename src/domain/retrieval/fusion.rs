@@ -15,8 +15,9 @@ pub struct RankedLearning {
 }
 
 /// Orders candidates by `Σ 1 / (k + rank)` over the semantic ranking (by `similarity`) and the
-/// lexical one (by `lexical`); candidates without any lexical match share the rank after the
-/// last match, so missing words neither help nor sink them. Ties keep the candidates' order.
+/// lexical one (by `lexical`); candidates without any lexical match all take the last lexical
+/// rank, so a word match always counts but its absence does not remove a candidate. Ties
+/// keep the candidates' order.
 pub fn fuse(similarity: &[f32], lexical: &[f32]) -> Vec<RankedLearning> {
     fuse_weighted(similarity, lexical, LEXICAL_WEIGHT)
 }
@@ -47,7 +48,7 @@ pub fn fuse_weighted(
             .total_cmp(&lexical_score(*a))
             .then(a.cmp(b))
     });
-    let unmatched = lexical_weight * contribution(matched.len());
+    let unmatched = lexical_weight * contribution(n);
     for (rank, index) in matched.into_iter().enumerate() {
         fused[index] += lexical_weight * contribution(rank);
     }

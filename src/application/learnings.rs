@@ -1,0 +1,205 @@
+//! `carryover learnings`: list, show, search and forget confirmed learnings.
+
+use std::collections::HashMap;
+
+use crate::domain::ports::{Embedder, EmbeddingIndex, SeedRepository};
+use crate::domain::prefix::resolve_prefix;
+use crate::domain::seed::{Learning, LearningKind, Seed};
+use crate::domain::{ChangeReason, RuleError};
+
+use super::AppError;
+use super::learning_retrieval::rank;
+
+/// A learning with its kind (and its score, from a search).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FoundLearning {
+    /// Its kind.
+    pub kind: LearningKind,
+    /// The learning.
+    pub learning: Learning,
+    /// Similarity to the search, when searched.
+    pub score: Option<f32>,
+}
+
+/// The learnings of the seed.
+pub struct Learnings<S, E, I> {
+    seeds: S,
+    embedder: E,
+    index: I,
+}
+
+impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
+    /// A service over the given ports.
+    pub fn new(seeds: S, embedder: E, index: I) -> Self {
+        Self {
+            seeds,
+            embedder,
+            index,
+        }
+    }
+
+    async fn seed(&self) -> Result<Seed, AppError> {
+        Ok(self
+            .seeds
+            .load()
+            .await?
+            .ok_or(AppError::Rule(RuleError::NotInitialised))?
+            .seed)
+    }
+
+    /// Confirmed learnings, most recent first.
+    pub async fn list(&self) -> Result<Vec<FoundLearning>, AppError> {
+        let seed = self.seed().await?;
+        let mut found: Vec<FoundLearning> = seed
+            .confirmed_learnings()
+            .map(|(kind, learning)| FoundLearning {
+                kind,
+                learning: learning.clone(),
+                score: None,
+            })
+            .collect();
+        found.sort_by_key(|f| std::cmp::Reverse(f.learning.recency()));
+        Ok(found)
+    }
+
+    /// The learning whose id starts with `prefix`.
+    pub async fn show(&self, prefix: &str) -> Result<FoundLearning, AppError> {
+        let seed = self.seed().await?;
+        let all: Vec<(LearningKind, &Learning)> = seed.learned.iter().collect();
+        let ids: Vec<&str> = all.iter().map(|(_, l)| l.id.as_str()).collect();
+        let index = resolve_prefix("learning", &ids, prefix).map_err(AppError::Rule)?;
+        let (kind, learning) = all[index];
+        Ok(FoundLearning {
+            kind,
+            learning: learning.clone(),
+            score: None,
+        })
+    }
+
+    /// The `top` confirmed learnings closest to `query` (embeddings fused with BM25).
+    pub async fn search(&self, query: &str, top: usize) -> Result<Vec<FoundLearning>, AppError> {
+        let seed = self.seed().await?;
+        let confirmed: Vec<(LearningKind, &Learning)> = seed.confirmed_learnings().collect();
+        let stored = self
+            .index
+            .load(&self.embedder.model_id())
+            .await
+            .unwrap_or_else(|_| HashMap::new());
+        let ranked = rank(&self.embedder, &stored, &confirmed, query)
+            .await
+            .map_err(|message| {
+                AppError::Embed(crate::domain::EmbedError::Unavailable {
+                    endpoint: "embedder".into(),
+                    message,
+                })
+            })?;
+        Ok(ranked
+            .into_iter()
+            .take(top)
+            .map(|r| {
+                let (kind, learning) = confirmed[r.index];
+                FoundLearning {
+                    kind,
+                    learning: learning.clone(),
+                    score: Some(r.similarity),
+                }
+            })
+            .collect())
+    }
+
+    /// Removes the learning whose id starts with `prefix`; returns it.
+    pub async fn forget(&self, prefix: &str) -> Result<FoundLearning, AppError> {
+        let prefix = prefix.to_owned();
+        let removed = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let record = removed.clone();
+        self.seeds
+            .update(Box::new(move |current| {
+                let mut seed = current.ok_or(RuleError::NotInitialised)?;
+                let ids: Vec<String> = seed.learned.iter().map(|(_, l)| l.id.clone()).collect();
+                let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+                let index = resolve_prefix("learning", &refs, &prefix)?;
+                let id = ids[index].clone();
+                for kind in LearningKind::ALL {
+                    let list = seed.learned.of_mut(kind);
+                    if let Some(at) = list.iter().position(|l| l.id == id) {
+                        let learning = list.remove(at);
+                        *record
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                            Some(FoundLearning {
+                                kind,
+                                learning,
+                                score: None,
+                            });
+                    }
+                }
+                Ok((seed, ChangeReason::Forget { id }))
+            }))
+            .await?;
+        let found = removed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        found.ok_or(AppError::Rule(RuleError::UnknownPrefix {
+            what: "learning",
+            prefix: String::new(),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::application::testing::{empty_index, flat_embedder};
+    use crate::domain::ports::{LoadedSeed, MockSeedRepository};
+    use crate::domain::seed::decode_seed;
+
+    fn example() -> Seed {
+        decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap()
+    }
+
+    fn store() -> MockSeedRepository {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_load().returning(|| {
+            Ok(Some(LoadedSeed {
+                seed: example(),
+                repaired: None,
+            }))
+        });
+        seeds.expect_update().returning(|edit| {
+            let (seed, reason) = edit(Some(example()))?;
+            assert_eq!(
+                reason.to_string(),
+                "Forget: remove learning ins_Mt6gD4xCk2Za"
+            );
+            Ok(seed)
+        });
+        seeds
+    }
+
+    #[test]
+    fn lists_shows_and_forgets_by_prefix() {
+        let learnings = Learnings::new(store(), flat_embedder(), empty_index());
+        let listed = pollster::block_on(learnings.list()).unwrap();
+        assert_eq!(listed.len(), 12);
+        assert_eq!(
+            listed[0].learning.id, "pat_Vb8kN2sPq5Wf",
+            "most recent first"
+        );
+        assert_eq!(
+            pollster::block_on(learnings.show("ins_Mt6")).unwrap().kind,
+            LearningKind::Insight
+        );
+        let forgotten = pollster::block_on(learnings.forget("Mt6g")).unwrap();
+        assert_eq!(forgotten.learning.id, "ins_Mt6gD4xCk2Za");
+    }
+
+    #[test]
+    fn search_ranks_by_the_query() {
+        let learnings = Learnings::new(store(), flat_embedder(), empty_index());
+        let found = pollster::block_on(learnings.search("staging database fixtures", 3)).unwrap();
+        assert_eq!(found.len(), 3);
+        assert_eq!(found[0].learning.id, "ins_Mt6gD4xCk2Za");
+        assert!(found[0].score.is_some());
+    }
+}

@@ -1,0 +1,248 @@
+//! `carryover proposals`: look at proposals and accept or reject them.
+
+use std::sync::Arc;
+
+use crate::domain::ports::{Clock, IdGenerator, SeedRepository};
+use crate::domain::prefix::resolve_prefix;
+use crate::domain::seed::{Learning, Proposal, ProposalStatus, Seed};
+use crate::domain::{ChangeReason, RuleError};
+
+use super::AppError;
+
+/// What to do with a proposal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// Turn it into a confirmed learning.
+    Accept,
+    /// Decline it; it is not proposed again.
+    Reject,
+}
+
+/// What a review changed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReviewOutcome {
+    /// Learnings created by accepting.
+    pub accepted: Vec<Learning>,
+    /// Ids of rejected proposals.
+    pub rejected: Vec<String>,
+}
+
+/// Proposal review.
+pub struct Review<S> {
+    seeds: S,
+    clock: Arc<dyn Clock>,
+    ids: Arc<dyn IdGenerator>,
+}
+
+impl<S: SeedRepository> Review<S> {
+    /// A service over the given ports.
+    pub fn new(seeds: S, clock: Arc<dyn Clock>, ids: Arc<dyn IdGenerator>) -> Self {
+        Self { seeds, clock, ids }
+    }
+
+    async fn seed(&self) -> Result<Seed, AppError> {
+        Ok(self
+            .seeds
+            .load()
+            .await?
+            .ok_or(AppError::Rule(RuleError::NotInitialised))?
+            .seed)
+    }
+
+    /// Proposals, newest first; decided ones only when `all` is set.
+    pub async fn list(&self, all: bool) -> Result<Vec<Proposal>, AppError> {
+        let mut proposals: Vec<Proposal> = self
+            .seed()
+            .await?
+            .state
+            .proposals
+            .into_iter()
+            .filter(|p| all || p.is_pending())
+            .collect();
+        proposals.sort_by(|a, b| {
+            b.extracted_at
+                .cmp(&a.extracted_at)
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        Ok(proposals)
+    }
+
+    /// The proposal whose id starts with `prefix`, whatever its status.
+    pub async fn show(&self, prefix: &str) -> Result<Proposal, AppError> {
+        let seed = self.seed().await?;
+        let ids: Vec<&str> = seed.state.proposals.iter().map(|p| p.id.as_str()).collect();
+        let index = resolve_prefix("proposal", &ids, prefix).map_err(AppError::Rule)?;
+        Ok(seed.state.proposals[index].clone())
+    }
+
+    /// Applies every decision together, under one lock, as one commit; nothing is written when
+    /// any prefix is unknown, ambiguous or names a decided proposal.
+    pub async fn decide(
+        &self,
+        decisions: Vec<(String, Decision)>,
+    ) -> Result<ReviewOutcome, AppError> {
+        let now = self.clock.now();
+        let ids = self.ids.clone();
+        let outcome = std::sync::Arc::new(std::sync::Mutex::new(ReviewOutcome::default()));
+        let record = outcome.clone();
+        self.seeds
+            .update(Box::new(move |current| {
+                let mut seed = current.ok_or(RuleError::NotInitialised)?;
+                let mut result = ReviewOutcome::default();
+                for (prefix, decision) in decisions {
+                    let all: Vec<&str> =
+                        seed.state.proposals.iter().map(|p| p.id.as_str()).collect();
+                    let index = resolve_prefix("proposal", &all, &prefix)?;
+                    let proposal = &mut seed.state.proposals[index];
+                    if !proposal.is_pending() {
+                        return Err(RuleError::AlreadyDecided {
+                            id: proposal.id.clone(),
+                            status: proposal.status.to_string(),
+                        }
+                        .into());
+                    }
+                    proposal.decided_at = Some(now);
+                    match decision {
+                        Decision::Reject => {
+                            proposal.status = ProposalStatus::Rejected;
+                            result.rejected.push(proposal.id.clone());
+                        }
+                        Decision::Accept => {
+                            proposal.status = ProposalStatus::Accepted;
+                            let learning = Learning {
+                                id: ids.next_id(proposal.kind.id_prefix()),
+                                content: proposal.content.clone(),
+                                source: proposal.source.clone(),
+                                extracted_at: proposal.extracted_at,
+                                confirmed_at: Some(now),
+                                confirmed: true,
+                                tags: Vec::new(),
+                                extra: Default::default(),
+                            };
+                            let kind = proposal.kind;
+                            let duplicate = seed
+                                .learned
+                                .of(kind)
+                                .iter()
+                                .any(|l| l.content.trim() == learning.content.trim());
+                            if !duplicate {
+                                seed.learned.of_mut(kind).push(learning.clone());
+                            }
+                            result.accepted.push(learning);
+                        }
+                    }
+                }
+                let reason = ChangeReason::Review {
+                    accepted: result.accepted.len(),
+                    rejected: result.rejected.len(),
+                };
+                *record
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = result;
+                Ok((seed, reason))
+            }))
+            .await?;
+        let result = outcome
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        Ok(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::application::testing::fixed_clock;
+    use crate::domain::ports::{LoadedSeed, MockIdGenerator, MockSeedRepository};
+    use crate::domain::seed::{LearningKind, decode_seed};
+
+    fn example() -> Seed {
+        decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap()
+    }
+
+    fn ids() -> Arc<dyn IdGenerator> {
+        let mut ids = MockIdGenerator::new();
+        ids.expect_next_id()
+            .returning(|prefix| format!("{prefix}NEW"));
+        Arc::new(ids)
+    }
+
+    fn store(written: Arc<std::sync::Mutex<Option<(Seed, String)>>>) -> MockSeedRepository {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_load().returning(|| {
+            Ok(Some(LoadedSeed {
+                seed: example(),
+                repaired: None,
+            }))
+        });
+        seeds.expect_update().returning(move |edit| {
+            let (seed, reason) = edit(Some(example()))?;
+            *written.lock().unwrap() = Some((seed.clone(), reason.to_string()));
+            Ok(seed)
+        });
+        seeds
+    }
+
+    #[test]
+    fn accepting_and_rejecting_are_one_commit() {
+        let written = Arc::new(std::sync::Mutex::new(None));
+        let review = Review::new(store(written.clone()), fixed_clock(), ids());
+        let outcome = pollster::block_on(review.decide(vec![
+            ("Q4mZ8".into(), Decision::Accept),
+            ("T7nB3".into(), Decision::Reject),
+        ]))
+        .unwrap();
+        assert_eq!(outcome.accepted[0].id, "pat_NEW");
+        assert_eq!(outcome.rejected, vec!["prp_T7nB3vKd9Spe"]);
+        let (seed, message) = written.lock().unwrap().clone().unwrap();
+        assert_eq!(message, "Review: accept 1, reject 1 proposal(s)");
+        let learned = seed
+            .learned
+            .of(LearningKind::Pattern)
+            .iter()
+            .find(|l| l.id == "pat_NEW")
+            .unwrap();
+        assert!(learned.confirmed && learned.confirmed_at.is_some());
+        let accepted = seed
+            .state
+            .proposals
+            .iter()
+            .find(|p| p.id == "prp_Q4mZ8xWc2Lna")
+            .unwrap();
+        assert_eq!(
+            (accepted.status, accepted.decided_at.is_some()),
+            (ProposalStatus::Accepted, true)
+        );
+    }
+
+    #[test]
+    fn a_decided_proposal_cannot_be_decided_again() {
+        let review = Review::new(store(Arc::default()), fixed_clock(), ids());
+        let error = pollster::block_on(review.decide(vec![("Y9cL5".into(), Decision::Accept)]))
+            .unwrap_err();
+        assert!(
+            matches!(error, AppError::Rule(RuleError::AlreadyDecided { .. })),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn lists_pending_newest_first_and_shows_any() {
+        let review = Review::new(store(Arc::default()), fixed_clock(), ids());
+        let pending: Vec<String> = pollster::block_on(review.list(false))
+            .unwrap()
+            .into_iter()
+            .map(|p| p.id)
+            .collect();
+        assert_eq!(
+            pending,
+            vec!["prp_T7nB3vKd9Spe", "prp_Q4mZ8xWc2Lna", "prp_F2hJ6qRw1Xtb"]
+        );
+        assert_eq!(pollster::block_on(review.list(true)).unwrap().len(), 4);
+        assert_eq!(
+            pollster::block_on(review.show("Y9c")).unwrap().status,
+            ProposalStatus::Rejected
+        );
+    }
+}
