@@ -36,6 +36,85 @@ pub enum Command {
     Trust(TrustArgs),
     /// Embed the confirmed learnings so session starts only embed their query (incremental).
     Index(IndexArgs),
+    /// Review proposed learnings: list, show, accept, reject, or review them one by one.
+    #[command(subcommand)]
+    Proposals(ProposalsCommand),
+    /// Confirmed learnings: list, show, search, forget.
+    #[command(subcommand)]
+    Learnings(LearningsCommand),
+}
+
+/// `proposals` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ProposalsCommand {
+    /// Pending proposals, newest first, with their short ids.
+    List {
+        /// Include accepted and rejected ones.
+        #[arg(long)]
+        all: bool,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One proposal in full.
+    Show {
+        /// The start of its id (`Q4mZ8` or `prp_Q4mZ8`).
+        prefix: String,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Turn proposals into confirmed learnings (committed and indexed).
+    Accept {
+        /// The starts of their ids.
+        #[arg(required = true)]
+        prefixes: Vec<String>,
+    },
+    /// Decline proposals; they are not proposed again.
+    Reject {
+        /// The starts of their ids.
+        #[arg(required = true)]
+        prefixes: Vec<String>,
+    },
+    /// Go through pending proposals on a terminal: accept, reject, skip or quit; the
+    /// decisions are applied together, as one commit.
+    Review,
+}
+
+/// `learnings` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum LearningsCommand {
+    /// Confirmed learnings, most recent first.
+    List {
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One learning in full.
+    Show {
+        /// The start of its id (`7Qm2v` or `pat_7Qm2v`).
+        prefix: String,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The learnings closest to a query (the ranking session starts use).
+    Search {
+        /// What to look for.
+        #[arg(required = true, num_args = 1..)]
+        query: Vec<String>,
+        /// How many to show.
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove a learning (the seed's git history keeps it).
+    Forget {
+        /// The start of its id.
+        prefix: String,
+    },
 }
 
 /// `index` options.

@@ -47,5 +47,7 @@ fn run_command(command: &Command, env: Environment) -> Result<(), CliError> {
         Command::Flags(args) => commands::flags(args, &app),
         Command::Trust(args) => commands::trust(args, &app),
         Command::Index(args) => commands::index(args, &app),
+        Command::Proposals(command) => commands::proposals(command, &app),
+        Command::Learnings(command) => commands::learnings(command, &app),
     }
 }

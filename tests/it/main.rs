@@ -6,6 +6,7 @@ mod compaction;
 mod handoff;
 mod repair;
 mod retrieval;
+mod review;
 mod seed_store;
 mod session_start;
 mod startup;

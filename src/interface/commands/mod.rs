@@ -6,7 +6,9 @@ mod handoff;
 mod index;
 mod init;
 mod learn;
+mod learnings;
 mod prompt;
+mod proposals;
 mod status;
 mod trust;
 
@@ -16,5 +18,7 @@ pub use handoff::handoff;
 pub use index::index;
 pub use init::init;
 pub use learn::learn;
+pub use learnings::learnings;
+pub use proposals::proposals;
 pub use status::status;
 pub use trust::trust;
