@@ -1,10 +1,13 @@
 //! Retrieval quality on the relevance dev set (`tests/fixtures/relevance/devset.json`):
 //! nDCG@5 and recall@5 of each ranking, averaged over the project contexts.
 //!
-//! `cargo bench --bench retrieval` prints a Markdown table for docs/benchmarks.md.
+//! `cargo bench --bench retrieval` prints a Markdown table for docs/benchmarks.md. With
+//! `CARRYOVER_BENCH_EMBEDDER_URL` and `CARRYOVER_BENCH_EMBEDDER_MODEL` set (an Ollama, LM
+//! Studio or OpenAI-compatible server), the HTTP embedder is measured too.
 
+use carryover::domain::ports::Embedder;
 use carryover::domain::retrieval::{Bm25, ProjectQuery, fuse_weighted};
-use carryover::infrastructure::BuiltinEmbedder;
+use carryover::infrastructure::{BuiltinEmbedder, HttpEmbedder};
 use serde_json::Value;
 
 const DEVSET: &str = include_str!("../tests/fixtures/relevance/devset.json");
@@ -72,6 +75,7 @@ fn main() {
         .collect();
 
     let bm25 = Bm25::new(texts.iter().map(String::as_str));
+    let bm25 = &bm25;
     let mut recency: Vec<usize> = (0..texts.len()).collect();
     recency.sort_by(|a, b| dates[*b].cmp(dates[*a]));
 
@@ -111,6 +115,7 @@ fn main() {
             });
         }
     }
+    http_rows(&texts, &contexts, bm25);
 }
 
 /// Similarities of relevant and irrelevant (context, learning) pairs, at a few percentiles:
@@ -141,6 +146,44 @@ fn floor_table(contexts: &[Context], similarity: &dyn Fn(&str) -> Vec<f32>) {
             .collect();
         println!("| {name} | {} |", row.join(" | "));
     }
+}
+
+/// The HTTP embedder's rows, when a server is configured for the bench.
+fn http_rows(texts: &[String], contexts: &[Context], bm25: &Bm25<'_>) {
+    let (Ok(url), Ok(model)) = (
+        std::env::var("CARRYOVER_BENCH_EMBEDDER_URL"),
+        std::env::var("CARRYOVER_BENCH_EMBEDDER_MODEL"),
+    ) else {
+        println!("\n(HTTP embedder not measured: set CARRYOVER_BENCH_EMBEDDER_URL and _MODEL)");
+        return;
+    };
+    let embedder = HttpEmbedder::new(&url, &model, None, std::time::Duration::from_secs(30));
+    let Ok(vectors) = pollster::block_on(embedder.embed(texts)) else {
+        println!("\n(HTTP embedder at {url} did not answer)");
+        return;
+    };
+    let similarity = |query: &str| -> Vec<f32> {
+        let q = pollster::block_on(embedder.embed(&[query.to_owned()]))
+            .unwrap()
+            .remove(0);
+        vectors
+            .iter()
+            .map(|v| v.iter().zip(&q).map(|(a, b)| a * b).sum())
+            .collect()
+    };
+    report(&format!("HTTP {model}"), contexts, |query| {
+        order_by(&similarity(query))
+    });
+    report(
+        &format!("HTTP {model} + BM25 (RRF, lexical x3)"),
+        contexts,
+        |query| {
+            fuse_weighted(&similarity(query), &bm25.scores(query), 3.0)
+                .iter()
+                .map(|r| r.index)
+                .collect()
+        },
+    );
 }
 
 fn order_by(scores: &[f32]) -> Vec<usize> {

@@ -22,10 +22,51 @@ pub struct Config {
     pub handoff: HandoffConfig,
     /// Learning retrieval at session start.
     pub retrieval: RetrievalConfig,
+    /// Which embedder ranks learnings.
+    pub embedder: EmbedderConfig,
     /// Global feature flags.
     pub feature_flags: BTreeMap<String, FlagValue>,
     /// Per-project settings, by project slug.
     pub projects: BTreeMap<String, ProjectConfig>,
+}
+
+/// `[embedder]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct EmbedderConfig {
+    /// `builtin` (default) or `http`.
+    pub kind: EmbedderKind,
+    /// For `http`: the server, such as `http://127.0.0.1:11434` (Ollama).
+    pub url: Option<String>,
+    /// For `http`: the model name the server knows.
+    pub model: Option<String>,
+    /// For `http`: the environment variable holding the API key, if the server needs one.
+    pub api_key_env: Option<String>,
+    /// For `http`: how long a request may take, in milliseconds.
+    pub timeout_ms: u64,
+}
+
+impl Default for EmbedderConfig {
+    fn default() -> Self {
+        Self {
+            kind: EmbedderKind::Builtin,
+            url: None,
+            model: None,
+            api_key_env: None,
+            timeout_ms: 300,
+        }
+    }
+}
+
+/// `embedder.kind`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EmbedderKind {
+    /// The compiled-in static model.
+    #[default]
+    Builtin,
+    /// An OpenAI-compatible `/v1/embeddings` server.
+    Http,
 }
 
 /// `[retrieval]`.
@@ -153,6 +194,15 @@ impl Config {
         let mut config = Self::parse(&text, path)?;
         config.seed_path = config.seed_path.map(|p| expand_tilde(p, home));
         config.handoff.projects_dir = config.handoff.projects_dir.map(|p| expand_tilde(p, home));
+        if config.embedder.kind == EmbedderKind::Http
+            && (config.embedder.url.is_none() || config.embedder.model.is_none())
+        {
+            return Err(ConfigError::Invalid {
+                path: path.to_owned(),
+                message: "embedder.kind = \"http\" needs embedder.url and embedder.model"
+                    .to_owned(),
+            });
+        }
         if let Some(values) = config.context.tier_thresholds {
             Thresholds::new(values).map_err(|reason| ConfigError::Invalid {
                 path: path.to_owned(),

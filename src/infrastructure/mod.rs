@@ -5,6 +5,7 @@ mod binary_embedding_index;
 mod builtin_embedder;
 mod claude_transcript;
 mod config;
+mod configured_embedder;
 mod data_home;
 mod diagnostics_log;
 mod file_lock;
@@ -13,6 +14,7 @@ mod fs_project_context;
 mod fs_template_source;
 mod git;
 mod git_seed_repository;
+mod http_embedder;
 mod json_context_state_store;
 mod json_seed_repository;
 mod json_trust_store;
@@ -26,9 +28,10 @@ pub use binary_embedding_index::BinaryEmbeddingIndex;
 pub use builtin_embedder::{BuiltinEmbedder, StaticModel};
 pub use claude_transcript::ClaudeTranscriptReader;
 pub use config::{
-    Config, ConfigError, ContextConfig, HandoffConfig, ProjectConfig, RetrievalConfig,
-    SlugStyleConfig,
+    Config, ConfigError, ContextConfig, EmbedderConfig, EmbedderKind, HandoffConfig, ProjectConfig,
+    RetrievalConfig, SlugStyleConfig,
 };
+pub use configured_embedder::ConfiguredEmbedder;
 pub use data_home::DataHome;
 pub use diagnostics_log::DiagnosticsLog;
 pub use file_lock::FileLock;
@@ -37,6 +40,7 @@ pub use fs_project_context::FsProjectContext;
 pub use fs_template_source::FsTemplateSource;
 pub use git::Git;
 pub use git_seed_repository::GitSeedRepository;
+pub use http_embedder::HttpEmbedder;
 pub use json_context_state_store::JsonContextStateStore;
 pub use json_seed_repository::JsonSeedRepository;
 pub use json_trust_store::JsonTrustStore;

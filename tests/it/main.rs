@@ -3,6 +3,7 @@
 
 mod commands;
 mod compaction;
+mod embedder;
 mod handoff;
 mod repair;
 mod retrieval;

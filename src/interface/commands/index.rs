@@ -5,7 +5,6 @@ use std::io::{IsTerminal, Write};
 use serde_json::json;
 
 use crate::application::{IndexLearnings, IndexReport};
-use crate::infrastructure::BuiltinEmbedder;
 use crate::interface::cli::IndexArgs;
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
@@ -33,11 +32,7 @@ pub fn index(args: &IndexArgs, app: &App) -> Result<(), CliError> {
 
 /// Updates the index; `learn` calls it too so a new learning is ranked without a full pass.
 pub fn refresh(app: &App, show_progress: bool) -> Result<IndexReport, CliError> {
-    let service = IndexLearnings::new(
-        app.seeds(COMMAND_LOCK_WAIT),
-        BuiltinEmbedder::compiled(),
-        app.index(),
-    );
+    let service = IndexLearnings::new(app.seeds(COMMAND_LOCK_WAIT), app.embedder(), app.index());
     let mut progress = |done: usize, total: usize| {
         if show_progress {
             let _ = write!(std::io::stderr(), "\rindexing {done}/{total}");

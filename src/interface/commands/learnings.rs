@@ -3,18 +3,13 @@
 use serde_json::json;
 
 use crate::application::{FoundLearning, Learnings};
-use crate::infrastructure::BuiltinEmbedder;
 use crate::interface::cli::LearningsCommand;
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
 
 /// Runs a `learnings` subcommand.
 pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> {
-    let service = Learnings::new(
-        app.seeds(COMMAND_LOCK_WAIT),
-        BuiltinEmbedder::compiled(),
-        app.index(),
-    );
+    let service = Learnings::new(app.seeds(COMMAND_LOCK_WAIT), app.embedder(), app.index());
     match command {
         LearningsCommand::List { json } => print_all(&pollster::block_on(service.list())?, *json),
         LearningsCommand::Search { query, top, json } => {
