@@ -120,15 +120,21 @@ impl<S: SeedRepository> Review<S> {
                                 extra: Default::default(),
                             };
                             let kind = proposal.kind;
-                            let duplicate = seed
+                            // The same text already learned: the proposal is settled by the
+                            // existing learning, which is what the caller is told about.
+                            let existing = seed
                                 .learned
                                 .of(kind)
                                 .iter()
-                                .any(|l| l.content.trim() == learning.content.trim());
-                            if !duplicate {
-                                seed.learned.of_mut(kind).push(learning.clone());
+                                .find(|l| l.content.trim() == learning.content.trim())
+                                .cloned();
+                            match existing {
+                                Some(existing) => result.accepted.push(existing),
+                                None => {
+                                    seed.learned.of_mut(kind).push(learning.clone());
+                                    result.accepted.push(learning);
+                                }
                             }
-                            result.accepted.push(learning);
                         }
                     }
                 }
@@ -244,5 +250,21 @@ mod tests {
             pollster::block_on(review.show("Y9c")).unwrap().status,
             ProposalStatus::Rejected
         );
+    }
+
+    #[test]
+    fn accepting_what_is_already_learned_reports_the_existing_learning() {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_update().returning(|edit| {
+            let mut seed = example();
+            seed.state.proposals[0].content = seed.learned.patterns[0].content.clone();
+            let (seed, _) = edit(Some(seed))?;
+            assert_eq!(seed.learned.patterns.len(), 6, "no second copy");
+            Ok(seed)
+        });
+        let review = Review::new(seeds, fixed_clock(), ids());
+        let outcome =
+            pollster::block_on(review.decide(vec![("Q4mZ8".into(), Decision::Accept)])).unwrap();
+        assert_eq!(outcome.accepted[0].id, "pat_7Qm2vXk9LdRa");
     }
 }

@@ -162,11 +162,24 @@ fn pre_compact_always_exits_0_silently(#[case] stdin: &[u8]) {
         .unwrap();
     assert!(output.status.success());
     assert!(output.stdout.is_empty());
-    let outside: Vec<_> = walk(env.data().parent().unwrap())
+    let written: Vec<_> = walk(env.data().parent().unwrap())
         .into_iter()
-        .filter(|p| p.to_string_lossy().contains("etc"))
+        .filter(|p| p.is_file())
         .collect();
-    assert!(outside.is_empty(), "{outside:?}");
+    let outside: Vec<_> = written
+        .iter()
+        .filter(|p| !p.starts_with(env.data()))
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "written outside the data home: {outside:?}"
+    );
+    assert!(
+        written
+            .iter()
+            .all(|p| !p.to_string_lossy().contains("..") && !p.to_string_lossy().contains("etc")),
+        "a hostile session id reached a file name: {written:?}"
+    );
 }
 
 #[test]

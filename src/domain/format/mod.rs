@@ -1,5 +1,7 @@
 //! Pure formatters: seed data in, text out. Each returns a [`Section`] so the context budget can
-//! shrink it item by item.
+//! shrink it item by item. The session context uses `relevant_learnings` / `recent_learnings`
+//! and `proposal_index`; `learning_summary` and `pending_proposals` are the full, per-kind
+//! listings (counts, every pending proposal) kept for callers that want everything.
 //!
 //! [`Section`]: crate::domain::context::Section
 
