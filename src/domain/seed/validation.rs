@@ -1,6 +1,5 @@
 //! Rules a well-formed seed must also satisfy; each problem names its JSON path.
 
-use std::collections::HashMap;
 use std::fmt;
 
 use super::{FormatVersion, LearningKind, Seed};
@@ -29,8 +28,9 @@ impl fmt::Display for ValidationIssue {
     }
 }
 
-/// Every rule the seed breaks, in document order; empty when it is valid. Paths are only
-/// formatted for the problems found: a session start validates every learning of the seed.
+/// Every rule the seed breaks, in document order with duplicate ids last; empty when it is
+/// valid. Paths are only formatted for the problems found: a session start validates every
+/// learning of the seed.
 pub fn validate(seed: &Seed) -> Vec<ValidationIssue> {
     let mut issues = Vec::new();
     if FormatVersion::parse(&seed.version).is_none() {
@@ -47,20 +47,20 @@ pub fn validate(seed: &Seed) -> Vec<ValidationIssue> {
     });
 
     let entries = seed.learned.len() + seed.state.proposals.len();
-    let mut seen_ids: HashMap<&str, Location> = HashMap::with_capacity(entries);
+    let mut ids: Vec<(&str, Location)> = Vec::with_capacity(entries);
     for kind in LearningKind::ALL {
         for (index, learning) in seed.learned.of(kind).iter().enumerate() {
             let at = Location::Learning(kind, index);
             require_text(&mut issues, &learning.id, || at.field("id"));
             require_text(&mut issues, &learning.content, || at.field("content"));
-            require_unique(&mut issues, &mut seen_ids, &learning.id, at);
+            ids.push((&learning.id, at));
         }
     }
     for (index, proposal) in seed.state.proposals.iter().enumerate() {
         let at = Location::Proposal(index);
         require_text(&mut issues, &proposal.id, || at.field("id"));
         require_text(&mut issues, &proposal.content, || at.field("content"));
-        require_unique(&mut issues, &mut seen_ids, &proposal.id, at);
+        ids.push((&proposal.id, at));
         if let Some(confidence) = proposal.confidence
             && !(0.0..=1.0).contains(&confidence)
         {
@@ -70,6 +70,7 @@ pub fn validate(seed: &Seed) -> Vec<ValidationIssue> {
             ));
         }
     }
+    issues.extend(duplicate_ids(ids));
     issues
 }
 
@@ -95,23 +96,32 @@ fn require_text(issues: &mut Vec<ValidationIssue>, value: &str, path: impl FnOnc
     }
 }
 
-fn require_unique<'a>(
-    issues: &mut Vec<ValidationIssue>,
-    seen: &mut HashMap<&'a str, Location>,
-    id: &'a str,
-    at: Location,
-) {
-    if id.trim().is_empty() {
-        return;
+/// An issue for each id (blank ones aside) that an earlier entry already has, in document
+/// order. Sorting beats hashing here: no hasher runs over thousands of ids, and a stable sort
+/// keeps the first holder of an id first.
+fn duplicate_ids(ids: Vec<(&str, Location)>) -> Vec<ValidationIssue> {
+    let mut order: Vec<usize> = (0..ids.len()).collect();
+    order.sort_by(|a, b| ids[*a].0.cmp(ids[*b].0));
+    let mut duplicates: Vec<(usize, usize)> = Vec::new();
+    let mut holder = 0;
+    for (rank, &position) in order.iter().enumerate() {
+        let repeats = rank > 0 && ids[order[rank - 1]].0 == ids[position].0;
+        if !repeats {
+            holder = position;
+        } else if !ids[position].0.trim().is_empty() {
+            duplicates.push((position, holder));
+        }
     }
-    if let Some(first) = seen.get(id) {
-        issues.push(ValidationIssue::new(
-            at.field("id"),
-            format!("duplicates the id at {}", first.field("id")),
-        ));
-    } else {
-        seen.insert(id, at);
-    }
+    duplicates.sort_unstable();
+    duplicates
+        .into_iter()
+        .map(|(position, holder)| {
+            ValidationIssue::new(
+                ids[position].1.field("id"),
+                format!("duplicates the id at {}", ids[holder].1.field("id")),
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -173,11 +183,32 @@ mod tests {
         |s: &mut Seed| { s.learned.patterns.push(learning("x_1", "a")); s.learned.insights.push(learning("x_1", "b")); },
         "$.learned.insights[0].id: duplicates the id at $.learned.patterns[0].id"
     )]
+    #[case::duplicate_id_of_a_proposal(
+        |s: &mut Seed| { s.learned.patterns.push(learning("x_1", "a")); s.state.proposals.push(proposal("x_1", None)); },
+        "$.state.proposals[0].id: duplicates the id at $.learned.patterns[0].id"
+    )]
     #[case::confidence_out_of_range(|s: &mut Seed| s.state.proposals.push(proposal("prp_1", Some(1.5))), "$.state.proposals[0].confidence: must be between 0 and 1, not 1.5")]
     fn names_the_path_of_each_problem(#[case] break_it: fn(&mut Seed), #[case] expected: &str) {
         let mut seed = valid_seed();
         break_it(&mut seed);
         let issues: Vec<String> = validate(&seed).iter().map(ToString::to_string).collect();
         assert_eq!(issues, vec![expected.to_owned()]);
+    }
+
+    #[test]
+    fn every_repeat_of_an_id_points_at_its_first_holder_in_document_order() {
+        let mut seed = valid_seed();
+        for id in ["b", "a", "b", "a", "b"] {
+            seed.learned.patterns.push(learning(id, "x"));
+        }
+        let issues: Vec<String> = validate(&seed).iter().map(ToString::to_string).collect();
+        assert_eq!(
+            issues,
+            [
+                "$.learned.patterns[2].id: duplicates the id at $.learned.patterns[0].id",
+                "$.learned.patterns[3].id: duplicates the id at $.learned.patterns[1].id",
+                "$.learned.patterns[4].id: duplicates the id at $.learned.patterns[0].id",
+            ]
+        );
     }
 }
