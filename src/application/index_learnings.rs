@@ -1,11 +1,11 @@
 //! `carryover index`: embed the confirmed learnings once, so session starts only embed their
 //! query.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use crate::domain::RuleError;
-use crate::domain::ports::{Embedder, EmbeddingIndex, IndexedVector, SeedRepository};
-use crate::domain::retrieval::content_hash;
+use crate::domain::ports::{Embedder, EmbeddingIndex, SeedRepository};
+use crate::domain::retrieval::{StoredVectors, content_hash};
 
 use super::AppError;
 
@@ -56,25 +56,22 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> IndexLearnings<S, E, I> 
             .seed;
         let model = self.embedder.model_id();
         let previous = self.index.load(&model).await.unwrap_or_default();
-        let mut next: HashMap<String, IndexedVector> = HashMap::new();
-        let mut missing: Vec<(String, u64, String)> = Vec::new();
+        let mut next = StoredVectors::builder();
+        let mut current = HashSet::new();
+        let mut reused = 0;
+        let mut missing: Vec<(&str, u64, String)> = Vec::new();
         for (_, learning) in seed.confirmed_learnings() {
+            current.insert(learning.id.as_str());
             let hash = content_hash(&learning.content);
-            match previous
-                .get(&learning.id)
-                .filter(|entry| entry.content_hash == hash)
-            {
-                Some(entry) => {
-                    next.insert(learning.id.clone(), entry.clone());
+            match previous.find_current(&learning.id, hash) {
+                Some(slot) => {
+                    next.keep(&previous, slot);
+                    reused += 1;
                 }
-                None => missing.push((learning.id.clone(), hash, learning.content.clone())),
+                None => missing.push((&learning.id, hash, learning.content.clone())),
             }
         }
-        let reused = next.len();
-        let dropped = previous
-            .keys()
-            .filter(|id| !next.contains_key(*id) && !missing.iter().any(|(m, _, _)| m == *id))
-            .count();
+        let dropped = previous.ids().filter(|id| !current.contains(id)).count();
         let to_embed = missing.len();
         for (done, batch) in missing.chunks(BATCH).enumerate() {
             let texts: Vec<String> = batch
@@ -83,17 +80,12 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> IndexLearnings<S, E, I> 
                 .collect();
             let vectors = self.embedder.embed(&texts).await.map_err(AppError::Embed)?;
             for ((id, hash, _), vector) in batch.iter().zip(vectors) {
-                next.insert(
-                    id.clone(),
-                    IndexedVector {
-                        content_hash: *hash,
-                        vector,
-                    },
-                );
+                next.insert(id, *hash, &vector);
             }
             progress(((done + 1) * BATCH).min(to_embed), to_embed);
         }
-        if to_embed > 0 || dropped > 0 || previous.len() != next.len() {
+        let next = next.finish();
+        if next != previous {
             self.index
                 .save(&model, &next)
                 .await
@@ -112,6 +104,7 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> IndexLearnings<S, E, I> 
 mod tests {
     use super::*;
     use crate::domain::ports::{LoadedSeed, MockEmbedder, MockEmbeddingIndex, MockSeedRepository};
+    use crate::domain::retrieval::StoredVectorsBuilder;
     use crate::domain::seed::decode_seed;
 
     fn seeds() -> MockSeedRepository {
@@ -134,38 +127,35 @@ mod tests {
         embedder
     }
 
+    /// The example seed's confirmed learnings, each stored with `vector`.
+    fn stored(vector: &[f32], edit: impl FnOnce(&mut StoredVectorsBuilder)) -> StoredVectors {
+        let seed = decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap();
+        let mut builder = StoredVectors::builder();
+        for (_, l) in seed.confirmed_learnings() {
+            builder.insert(&l.id, content_hash(&l.content), vector);
+        }
+        edit(&mut builder);
+        builder.finish()
+    }
+
     #[test]
     fn embeds_only_new_or_changed_learnings_and_drops_the_gone() {
         let mut index = MockEmbeddingIndex::new();
         index.expect_load().returning(|_| {
-            let seed = decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap();
-            let mut stored: HashMap<String, IndexedVector> = seed
-                .confirmed_learnings()
-                .map(|(_, l)| {
-                    (
-                        l.id.clone(),
-                        IndexedVector {
-                            content_hash: content_hash(&l.content),
-                            vector: vec![0.0, 1.0],
-                        },
-                    )
-                })
-                .collect();
-            stored.get_mut("pat_7Qm2vXk9LdRa").unwrap().content_hash = 0;
-            stored.insert(
-                "pat_deleted".into(),
-                IndexedVector {
-                    content_hash: 1,
-                    vector: vec![0.0, 1.0],
-                },
-            );
-            Ok(stored)
+            Ok(stored(&[0.0, 1.0], |builder| {
+                builder.insert("pat_7Qm2vXk9LdRa", 0, &[0.0, 1.0]).insert(
+                    "pat_deleted",
+                    1,
+                    &[0.0, 1.0],
+                );
+            }))
         });
         index.expect_save().times(1).returning(|model, vectors| {
             assert_eq!(model, "m");
             assert_eq!(vectors.len(), 12);
-            assert!(!vectors.contains_key("pat_deleted"));
-            assert_eq!(vectors["pat_7Qm2vXk9LdRa"].vector, vec![1.0, 0.0]);
+            assert_eq!(vectors.find("pat_deleted"), None);
+            let changed = vectors.find("pat_7Qm2vXk9LdRa").unwrap();
+            assert_eq!(vectors.vector(changed), vec![1.0, 0.0]);
             Ok(())
         });
         let mut calls = Vec::new();
@@ -189,21 +179,9 @@ mod tests {
     #[test]
     fn an_up_to_date_index_is_not_rewritten() {
         let mut index = MockEmbeddingIndex::new();
-        index.expect_load().returning(|_| {
-            let seed = decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap();
-            Ok(seed
-                .confirmed_learnings()
-                .map(|(_, l)| {
-                    (
-                        l.id.clone(),
-                        IndexedVector {
-                            content_hash: content_hash(&l.content),
-                            vector: vec![1.0],
-                        },
-                    )
-                })
-                .collect())
-        });
+        index
+            .expect_load()
+            .returning(|_| Ok(stored(&[1.0, 0.0], |_| {})));
         index.expect_save().never();
         let report =
             pollster::block_on(IndexLearnings::new(seeds(), embedder(), index).run(&mut |_, _| {}))

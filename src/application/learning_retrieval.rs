@@ -5,8 +5,10 @@ use std::collections::HashMap;
 
 use crate::domain::context::Section;
 use crate::domain::format::{ListedLearning, recent_learnings, relevant_learnings};
-use crate::domain::ports::{Embedder, IndexedVector};
-use crate::domain::retrieval::{Bm25, ProjectQuery, RankedLearning, content_hash, fuse};
+use crate::domain::ports::Embedder;
+use crate::domain::retrieval::{
+    Bm25, ProjectQuery, RankedLearning, StoredVectors, content_hash, fuse,
+};
 use crate::domain::seed::{Learning, LearningKind, Seed};
 
 /// How many learnings to show and how similar they must be.
@@ -40,7 +42,7 @@ pub(super) struct Retrieved {
 /// diagnostic).
 pub(super) async fn retrieve<E: Embedder>(
     embedder: &E,
-    stored: &HashMap<String, IndexedVector>,
+    stored: &StoredVectors,
     seed: &Seed,
     query: &ProjectQuery,
     settings: RetrievalSettings,
@@ -97,21 +99,21 @@ pub(super) async fn retrieve<E: Embedder>(
 /// fused with BM25. Best first.
 pub(super) async fn rank<E: Embedder>(
     embedder: &E,
-    stored: &HashMap<String, IndexedVector>,
+    stored: &StoredVectors,
     learnings: &[(LearningKind, &Learning)],
     query_text: &str,
 ) -> Result<Vec<RankedLearning>, String> {
-    let reusable = |learning: &Learning| {
-        stored
-            .get(&learning.id)
-            .filter(|entry| entry.content_hash == content_hash(&learning.content))
-    };
+    let slots: Vec<Option<usize>> = learnings
+        .iter()
+        .map(|(_, l)| stored.find_current(&l.id, content_hash(&l.content)))
+        .collect();
     let mut texts = vec![query_text.to_owned()];
     texts.extend(
         learnings
             .iter()
-            .filter(|(_, l)| reusable(l).is_none())
-            .map(|(_, l)| l.content.clone()),
+            .zip(&slots)
+            .filter(|(_, slot)| slot.is_none())
+            .map(|((_, l), _)| l.content.clone()),
     );
     let fresh = embedder
         .embed(&texts)
@@ -121,16 +123,16 @@ pub(super) async fn rank<E: Embedder>(
         return Err("the embedder returned the wrong number of vectors".into());
     }
     let (query_vector, mut fresh_vectors) = (&fresh[0], fresh[1..].iter());
-    let similarity: Vec<f32> = learnings
+    let similarity: Vec<f32> = slots
         .iter()
-        .map(|(_, learning)| {
-            let vector = match reusable(learning) {
-                Some(entry) => &entry.vector,
-                None => fresh_vectors
+        .map(|slot| match slot {
+            Some(slot) => stored.similarity(*slot, query_vector),
+            None => dot(
+                fresh_vectors
                     .next()
                     .expect("one fresh vector per missing learning"),
-            };
-            dot(vector, query_vector)
+                query_vector,
+            ),
         })
         .collect();
     let lexical = Bm25::new(learnings.iter().map(|(_, l)| l.content.as_str())).scores(query_text);
@@ -206,7 +208,7 @@ mod tests {
         let mut diagnostics = Vec::new();
         let retrieved = pollster::block_on(retrieve(
             &keyword_embedder(),
-            &HashMap::new(),
+            &StoredVectors::default(),
             &seed(),
             &query(),
             RetrievalSettings::default(),
@@ -233,7 +235,7 @@ mod tests {
         };
         let retrieved = pollster::block_on(retrieve(
             &keyword_embedder(),
-            &HashMap::new(),
+            &StoredVectors::default(),
             &seed(),
             &query(),
             settings,
@@ -259,7 +261,7 @@ mod tests {
         let mut diagnostics = Vec::new();
         let retrieved = pollster::block_on(retrieve(
             &embedder,
-            &HashMap::new(),
+            &StoredVectors::default(),
             &seed(),
             &query(),
             RetrievalSettings::default(),
@@ -279,7 +281,7 @@ mod tests {
         embedder.expect_embed().never();
         let retrieved = pollster::block_on(retrieve(
             &embedder,
-            &HashMap::new(),
+            &StoredVectors::default(),
             &Seed::default(),
             &query(),
             RetrievalSettings::default(),
@@ -291,17 +293,12 @@ mod tests {
     #[test]
     fn stored_vectors_are_reused_while_their_content_is_unchanged() {
         let seed = seed();
-        let mut stored = HashMap::new();
+        let mut builder = StoredVectors::builder();
         for (_, learning) in seed.confirmed_learnings() {
-            stored.insert(
-                learning.id.clone(),
-                IndexedVector {
-                    content_hash: content_hash(&learning.content),
-                    vector: vec![0.6, 0.8],
-                },
-            );
+            builder.insert(&learning.id, content_hash(&learning.content), &[0.6, 0.8]);
         }
-        stored.get_mut("pat_Vb8kN2sPq5Wf").unwrap().content_hash = 1;
+        builder.insert("pat_Vb8kN2sPq5Wf", 1, &[0.6, 0.8]);
+        let stored = builder.finish();
         let mut embedder = MockEmbedder::new();
         embedder.expect_embed().times(1).returning(|texts| {
             assert_eq!(

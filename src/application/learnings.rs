@@ -1,7 +1,5 @@
 //! `carryover learnings`: list, show, search and forget confirmed learnings.
 
-use std::collections::HashMap;
-
 use crate::domain::ports::{Embedder, EmbeddingIndex, SeedRepository};
 use crate::domain::prefix::resolve_prefix;
 use crate::domain::seed::{Learning, LearningKind, Seed};
@@ -84,7 +82,7 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
             .index
             .load(&self.embedder.model_id())
             .await
-            .unwrap_or_else(|_| HashMap::new());
+            .unwrap_or_default();
         let ranked = rank(&self.embedder, &stored, &confirmed, query)
             .await
             .map_err(|message| {

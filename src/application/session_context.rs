@@ -2,7 +2,6 @@
 //! session began, the identity, the project's newest handoff, the learnings relevant to the
 //! project, the index of pending proposals and the session state.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -15,11 +14,11 @@ use crate::domain::handoff::{
     ParsedHandoff, SECTION_IN_PROGRESS, SECTION_NEXT_STEPS, handoff_section, read_handoff,
 };
 use crate::domain::ports::{
-    Clock, ContextStateStore, Embedder, EmbeddingIndex, HandoffEntry, HandoffStore, IndexedVector,
-    ProjectContext, SeedRepository, TranscriptReader,
+    Clock, ContextStateStore, Embedder, EmbeddingIndex, HandoffEntry, HandoffStore, ProjectContext,
+    SeedRepository, TranscriptReader,
 };
 use crate::domain::project::{Project, ProjectSlug, SlugStyle};
-use crate::domain::retrieval::ProjectQuery;
+use crate::domain::retrieval::{ProjectQuery, StoredVectors};
 use crate::domain::seed::Seed;
 
 use super::WindowSettings;
@@ -233,16 +232,13 @@ where
 
     /// The learnings' stored vectors for this embedder; an unreadable index means embedding
     /// them all now (and a diagnostic suggesting `carryover index`).
-    async fn stored_vectors(
-        &self,
-        diagnostics: &mut Vec<String>,
-    ) -> HashMap<String, IndexedVector> {
+    async fn stored_vectors(&self, diagnostics: &mut Vec<String>) -> StoredVectors {
         self.index
             .load(&self.embedder.model_id())
             .await
             .unwrap_or_else(|error| {
                 diagnostics.push(error.to_string());
-                HashMap::new()
+                StoredVectors::default()
             })
     }
 

@@ -1,18 +1,15 @@
 //! Stored learning vectors, one file per embedding model: `<data home>/index/<model>.idx`.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::domain::IndexError;
-use crate::domain::ports::{EmbeddingIndex, IndexedVector};
+use crate::domain::ports::EmbeddingIndex;
+use crate::domain::retrieval::StoredVectors;
 
 use super::write_atomic;
 
-const MAGIC: &[u8; 8] = b"CRYIDX01";
-
-/// A little-endian binary file per model: magic, dims, count, then for each learning its id
-/// (u16 length + UTF-8), content hash (u64) and vector (dims × f32). Read whole: 1,000
-/// learnings at 256 dimensions are 1 MB, parsed in well under a millisecond.
+/// One file per model holding [`StoredVectors`]' layout as it is: loading is one read and
+/// one check (1,000 learnings at 256 dimensions are 270 KB), with no per-vector allocation.
 #[derive(Debug, Clone)]
 pub struct BinaryEmbeddingIndex {
     dir: PathBuf,
@@ -40,93 +37,23 @@ impl BinaryEmbeddingIndex {
     }
 }
 
-fn parse(bytes: &[u8]) -> Result<HashMap<String, IndexedVector>, String> {
-    let mut at = 0usize;
-    let mut take = |n: usize| -> Result<&[u8], String> {
-        let slice = bytes.get(at..at + n).ok_or("truncated")?;
-        at += n;
-        Ok(slice)
-    };
-    if take(8)? != MAGIC {
-        return Err("wrong magic".into());
-    }
-    let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
-    let dims = word(take(4)?);
-    let count = word(take(4)?);
-    let mut vectors = HashMap::with_capacity(count);
-    for _ in 0..count {
-        let length = take(2)?;
-        let length = u16::from_le_bytes([length[0], length[1]]) as usize;
-        let id = std::str::from_utf8(take(length)?)
-            .map_err(|_| "an id is not UTF-8")?
-            .to_owned();
-        let hash = take(8)?;
-        let content_hash = u64::from_le_bytes(hash.try_into().map_err(|_| "truncated")?);
-        let raw = take(4 * dims)?;
-        let vector = raw
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        vectors.insert(
-            id,
-            IndexedVector {
-                content_hash,
-                vector,
-            },
-        );
-    }
-    if at != bytes.len() {
-        return Err("trailing bytes".into());
-    }
-    Ok(vectors)
-}
-
-fn encode(vectors: &HashMap<String, IndexedVector>) -> Vec<u8> {
-    let dims = vectors.values().next().map_or(0, |v| v.vector.len());
-    let mut ids: Vec<&String> = vectors
-        .keys()
-        .filter(|id| id.len() <= usize::from(u16::MAX))
-        .collect();
-    ids.sort();
-    let mut out = Vec::with_capacity(16 + ids.len() * (24 + 4 * dims));
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(dims as u32).to_le_bytes());
-    let kept: Vec<&String> = ids
-        .into_iter()
-        .filter(|id| vectors[*id].vector.len() == dims)
-        .collect();
-    out.extend_from_slice(&(kept.len() as u32).to_le_bytes());
-    for id in kept {
-        let entry = &vectors[id];
-        out.extend_from_slice(&(id.len() as u16).to_le_bytes());
-        out.extend_from_slice(id.as_bytes());
-        out.extend_from_slice(&entry.content_hash.to_le_bytes());
-        for value in &entry.vector {
-            out.extend_from_slice(&value.to_le_bytes());
-        }
-    }
-    out
-}
-
 #[async_trait::async_trait]
 impl EmbeddingIndex for BinaryEmbeddingIndex {
-    async fn load(&self, model_id: &str) -> Result<HashMap<String, IndexedVector>, IndexError> {
+    async fn load(&self, model_id: &str) -> Result<StoredVectors, IndexError> {
         let path = self.path(model_id);
         let bytes = match fs_err::read(&path) {
             Ok(bytes) => bytes,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(StoredVectors::default());
+            }
             Err(source) => return Err(IndexError::Io { path, source }),
         };
-        parse(&bytes).map_err(|reason| IndexError::Corrupt { path, reason })
+        StoredVectors::from_bytes(bytes).map_err(|reason| IndexError::Corrupt { path, reason })
     }
 
-    async fn save(
-        &self,
-        model_id: &str,
-        vectors: &HashMap<String, IndexedVector>,
-    ) -> Result<(), IndexError> {
+    async fn save(&self, model_id: &str, vectors: &StoredVectors) -> Result<(), IndexError> {
         let path = self.path(model_id);
-        write_atomic(&path, &encode(vectors)).map_err(|source| IndexError::Io { path, source })
+        write_atomic(&path, vectors.as_bytes()).map_err(|source| IndexError::Io { path, source })
     }
 }
 
@@ -134,23 +61,12 @@ impl EmbeddingIndex for BinaryEmbeddingIndex {
 mod tests {
     use super::*;
 
-    fn vectors() -> HashMap<String, IndexedVector> {
-        HashMap::from([
-            (
-                "pat_1".to_owned(),
-                IndexedVector {
-                    content_hash: 7,
-                    vector: vec![0.5, -0.25],
-                },
-            ),
-            (
-                "ins_2".to_owned(),
-                IndexedVector {
-                    content_hash: 9,
-                    vector: vec![1.0, 0.0],
-                },
-            ),
-        ])
+    fn vectors() -> StoredVectors {
+        let mut builder = StoredVectors::builder();
+        builder
+            .insert("pat_1", 7, &[0.6, -0.8])
+            .insert("ins_2", 9, &[1.0, 0.0]);
+        builder.finish()
     }
 
     #[test]

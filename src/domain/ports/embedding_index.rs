@@ -1,19 +1,7 @@
 //! Stored vectors of learnings, so a session start embeds only its query.
 
-use std::collections::HashMap;
-
 use crate::domain::IndexError;
-
-/// A learning's stored vector and the hash of the text it was computed from.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IndexedVector {
-    /// Hash of the learning's content when it was embedded ([`content_hash`]).
-    ///
-    /// [`content_hash`]: crate::domain::retrieval::content_hash
-    pub content_hash: u64,
-    /// The unit vector.
-    pub vector: Vec<f32>,
-}
+use crate::domain::retrieval::StoredVectors;
 
 /// Vectors of learnings per embedding model. A vector is valid only for the model id it was
 /// stored under and for content with the same hash; `save` replaces the model's whole set
@@ -21,13 +9,9 @@ pub struct IndexedVector {
 #[cfg_attr(test, mockall::automock)]
 #[async_trait::async_trait]
 pub trait EmbeddingIndex: Send + Sync {
-    /// The stored vectors of `model_id`, by learning id; empty when none are stored.
-    async fn load(&self, model_id: &str) -> Result<HashMap<String, IndexedVector>, IndexError>;
+    /// The stored vectors of `model_id`; empty when none are stored.
+    async fn load(&self, model_id: &str) -> Result<StoredVectors, IndexError>;
 
     /// Replaces the stored vectors of `model_id`.
-    async fn save(
-        &self,
-        model_id: &str,
-        vectors: &HashMap<String, IndexedVector>,
-    ) -> Result<(), IndexError>;
+    async fn save(&self, model_id: &str, vectors: &StoredVectors) -> Result<(), IndexError>;
 }

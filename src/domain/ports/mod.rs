@@ -16,7 +16,7 @@ mod trust_store;
 pub use clock::Clock;
 pub use context_state_store::{ContextStateStore, StateEdit};
 pub use embedder::Embedder;
-pub use embedding_index::{EmbeddingIndex, IndexedVector};
+pub use embedding_index::EmbeddingIndex;
 pub use flag_store::{FlagStore, FlagTarget};
 pub use handoff_store::{HandoffEntry, HandoffStore};
 pub use id_generator::IdGenerator;
