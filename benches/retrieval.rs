@@ -6,12 +6,14 @@
 //! Studio or OpenAI-compatible server), the HTTP embedder is measured too.
 
 use carryover::domain::ports::Embedder;
-use carryover::domain::retrieval::{Bm25, ProjectQuery, fuse_weighted};
+use carryover::domain::retrieval::{Bm25, LEXICAL_WEIGHT, ProjectQuery, fuse_weighted};
 use carryover::infrastructure::{BuiltinEmbedder, HttpEmbedder};
 use serde_json::Value;
 
 const DEVSET: &str = include_str!("../tests/fixtures/relevance/devset.json");
 const CUTOFF: usize = 5;
+/// The lexical weights tried for fusion.
+const WEIGHTS: [f32; 6] = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
 
 struct Context {
     query: String,
@@ -107,13 +109,18 @@ fn main() {
             floor_table(&contexts, &similarity);
             println!();
         }
-        for weight in [1.0, 1.5, 2.0, 3.0] {
-            let name = format!("built-in {dims}-d + BM25 (RRF, lexical x{weight})");
-            report(&name, &contexts, |query| {
-                let fused = fuse_weighted(&similarity(query), &bm25.scores(query), weight);
-                fused.iter().map(|r| r.index).collect()
-            });
+        let fused = |query: &str, weight: f32| -> Vec<usize> {
+            fuse_weighted(&similarity(query), &bm25.scores(query), weight)
+                .iter()
+                .map(|r| r.index)
+                .collect()
+        };
+        for weight in WEIGHTS {
+            let name = format!("built-in {dims}-d + BM25 (lexical weight {weight})");
+            report(&name, &contexts, |query| fused(query, weight));
         }
+        let name = format!("built-in {dims}-d + BM25 (weight chosen leaving each context out)");
+        cross_validated(&name, &contexts, &WEIGHTS, fused);
     }
     http_rows(&texts, &contexts, bm25);
 }
@@ -175,10 +182,10 @@ fn http_rows(texts: &[String], contexts: &[Context], bm25: &Bm25<'_>) {
         order_by(&similarity(query))
     });
     report(
-        &format!("HTTP {model} + BM25 (RRF, lexical x3)"),
+        &format!("HTTP {model} + BM25 (lexical weight {LEXICAL_WEIGHT})"),
         contexts,
         |query| {
-            fuse_weighted(&similarity(query), &bm25.scores(query), 3.0)
+            fuse_weighted(&similarity(query), &bm25.scores(query), LEXICAL_WEIGHT)
                 .iter()
                 .map(|r| r.index)
                 .collect()
@@ -193,38 +200,82 @@ fn order_by(scores: &[f32]) -> Vec<usize> {
 }
 
 fn report(name: &str, contexts: &[Context], rank: impl Fn(&str) -> Vec<usize>) {
-    let (mut ndcg, mut recall) = (0.0, 0.0);
-    for context in contexts {
-        let ranking = rank(&context.query);
-        let grade = |index: usize| {
-            context
-                .relevant
+    let scores: Vec<(f64, f64)> = contexts
+        .iter()
+        .map(|context| evaluate(context, &rank(&context.query)))
+        .collect();
+    let n = contexts.len() as f64;
+    let ndcg: f64 = scores.iter().map(|s| s.0).sum();
+    let recall: f64 = scores.iter().map(|s| s.1).sum();
+    println!("| {name} | {:.3} | {:.3} |", ndcg / n, recall / n);
+}
+
+/// Leave-one-context-out: for each context, the weight that scores best on the others is
+/// measured on it. An honest figure for a weight that was tuned on the same set.
+fn cross_validated(
+    name: &str,
+    contexts: &[Context],
+    weights: &[f32],
+    rank: impl Fn(&str, f32) -> Vec<usize>,
+) {
+    let table: Vec<Vec<(f64, f64)>> = weights
+        .iter()
+        .map(|w| {
+            contexts
                 .iter()
-                .find(|(i, _)| *i == index)
-                .map_or(0.0, |(_, g)| *g)
+                .map(|c| evaluate(c, &rank(&c.query, *w)))
+                .collect()
+        })
+        .collect();
+    let (mut ndcg, mut recall) = (0.0, 0.0);
+    for held_out in 0..contexts.len() {
+        let training = |row: &Vec<(f64, f64)>| -> f64 {
+            row.iter()
+                .enumerate()
+                .filter(|(i, _)| *i != held_out)
+                .map(|(_, s)| s.0)
+                .sum()
         };
-        let dcg: f64 = ranking
-            .iter()
-            .take(CUTOFF)
-            .enumerate()
-            .map(|(pos, i)| (2f64.powf(grade(*i)) - 1.0) / (pos as f64 + 2.0).log2())
-            .sum();
-        let mut ideal: Vec<f64> = context.relevant.iter().map(|(_, g)| *g).collect();
-        ideal.sort_by(|a, b| b.total_cmp(a));
-        let idcg: f64 = ideal
-            .iter()
-            .take(CUTOFF)
-            .enumerate()
-            .map(|(pos, g)| (2f64.powf(*g) - 1.0) / (pos as f64 + 2.0).log2())
-            .sum();
-        ndcg += dcg / idcg;
-        let found = ranking
-            .iter()
-            .take(CUTOFF)
-            .filter(|i| grade(**i) > 0.0)
-            .count();
-        recall += found as f64 / context.relevant.len().min(CUTOFF) as f64;
+        let best = (0..weights.len())
+            .max_by(|a, b| training(&table[*a]).total_cmp(&training(&table[*b])))
+            .expect("weights");
+        ndcg += table[best][held_out].0;
+        recall += table[best][held_out].1;
     }
     let n = contexts.len() as f64;
     println!("| {name} | {:.3} | {:.3} |", ndcg / n, recall / n);
+}
+
+/// nDCG@5 (graded gains `2^g − 1`) and recall@5 of one ranking.
+fn evaluate(context: &Context, ranking: &[usize]) -> (f64, f64) {
+    let grade = |index: usize| {
+        context
+            .relevant
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map_or(0.0, |(_, g)| *g)
+    };
+    let dcg: f64 = ranking
+        .iter()
+        .take(CUTOFF)
+        .enumerate()
+        .map(|(pos, i)| (2f64.powf(grade(*i)) - 1.0) / (pos as f64 + 2.0).log2())
+        .sum();
+    let mut ideal: Vec<f64> = context.relevant.iter().map(|(_, g)| *g).collect();
+    ideal.sort_by(|a, b| b.total_cmp(a));
+    let idcg: f64 = ideal
+        .iter()
+        .take(CUTOFF)
+        .enumerate()
+        .map(|(pos, g)| (2f64.powf(*g) - 1.0) / (pos as f64 + 2.0).log2())
+        .sum();
+    let found = ranking
+        .iter()
+        .take(CUTOFF)
+        .filter(|i| grade(**i) > 0.0)
+        .count();
+    (
+        dcg / idcg,
+        found as f64 / context.relevant.len().min(CUTOFF) as f64,
+    )
 }
