@@ -1,8 +1,10 @@
 //! Whole-process latency of the hooks, against `/bin/true` as the process-start floor.
 //!
-//! `cargo bench --bench hooks` builds the release binary, generates the data in a temp dir and
-//! prints a Markdown table (median, p90, peak RSS) for docs/benchmarks.md. Set
-//! `CARRYOVER_BENCH_RUNS` to change the number of runs per row (default 200).
+//! `cargo bench --bench hooks` builds the release binary, generates the data in a temp dir
+//! (seeds of 100 to 100,000 learnings, transcripts of 1 to 200 MB) and prints a Markdown
+//! table (runs, median, p90, peak RSS) for docs/benchmarks.md. `CARRYOVER_BENCH_RUNS` caps
+//! the runs per row (default 200; slow rows take fewer, at least 5);
+//! `CARRYOVER_BENCH_QUICK=1` keeps only the two smallest seeds and the 1 MB transcript.
 //!
 //! Peak RSS comes from `/usr/bin/time -f %M` (Debian package `time`): a child started by this
 //! process would report at least this process's own RSS, because `posix_spawn` shares its
@@ -22,101 +24,130 @@ const EXAMPLE_SEED: &str = include_str!("../tests/fixtures/seed/seed.json");
 
 struct Row {
     name: String,
+    runs: usize,
     median: Duration,
     p90: Duration,
     peak_rss_kib: Option<u64>,
 }
 
+/// Learning counts of the generated seeds.
+const SEED_SIZES: [usize; 4] = [100, 1_000, 10_000, 100_000];
+/// Transcript sizes in MB.
+const TRANSCRIPT_SIZES: [usize; 3] = [1, 50, 200];
+/// Wall time a row may take, which bounds the runs of slow rows.
+const ROW_BUDGET: Duration = Duration::from_secs(4);
+
 fn main() {
     if std::env::args().any(|arg| arg == "--list") {
         return;
     }
-    let runs: usize = std::env::var("CARRYOVER_BENCH_RUNS")
+    let max_runs: usize = std::env::var("CARRYOVER_BENCH_RUNS")
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(200);
+    let quick = std::env::var_os("CARRYOVER_BENCH_QUICK").is_some();
+    let seed_sizes: &[usize] = if quick { &SEED_SIZES[..2] } else { &SEED_SIZES };
+    let transcript_sizes: &[usize] = if quick {
+        &TRANSCRIPT_SIZES[..1]
+    } else {
+        &TRANSCRIPT_SIZES
+    };
     let binary = PathBuf::from(env!("CARGO_BIN_EXE_carryover"));
     let dir = tempfile::tempdir().expect("temp dir");
+    let mut rows = vec![measure(
+        "/bin/true (process start floor)",
+        max_runs,
+        START_PAYLOAD,
+        || {},
+        || Command::new("/bin/true"),
+    )];
 
     let example = data_home(dir.path(), "example", EXAMPLE_SEED.to_owned());
-    let thousand = data_home(dir.path(), "1000", generated_seed(1_000));
-    let status = hook(&binary, &thousand, "index")
-        .args(["--json"])
-        .status()
-        .unwrap();
-    assert!(status.success(), "indexing the 1,000-learning seed failed");
-    let ten_thousand = data_home(dir.path(), "10000", generated_seed(10_000));
-
-    let transcript = generated_transcript(dir.path(), "200mb", 200 * 1024 * 1024);
-    let session_end_transcript = generated_transcript(dir.path(), "50mb", 50 * 1024 * 1024);
-    let session_end_home = data_home(dir.path(), "session-end", EXAMPLE_SEED.to_owned());
-    let session_end_payload = serde_json::to_vec(&serde_json::json!({
-        "session_id": "81b8f225-6c82-470b-98cc-ec96494e08b9",
-        "transcript_path": session_end_transcript,
-        "cwd": dir.path(),
-        "hook_event_name": "SessionEnd",
-        "reason": "other",
-    }))
-    .unwrap();
-    let pre_compact_payload = serde_json::to_vec(&serde_json::json!({
-        "session_id": "81b8f225-6c82-470b-98cc-ec96494e08b9",
-        "transcript_path": transcript,
-        "cwd": dir.path(),
-        "hook_event_name": "PreCompact",
-        "trigger": "auto",
-    }))
-    .unwrap();
-
-    let rows = vec![
-        measure(
-            "/bin/true (process start floor)",
-            runs,
+    rows.push(measure(
+        "hook session-start, example seed (12 learnings, not indexed)",
+        max_runs,
+        START_PAYLOAD,
+        || {},
+        || hook(&binary, &example, "session-start"),
+    ));
+    for &count in seed_sizes {
+        eprintln!("generating and indexing {count} learnings");
+        let home = data_home(dir.path(), &format!("seed-{count}"), generated_seed(count));
+        write_handoff(&binary, dir.path(), &home);
+        let status = hook(&binary, &home, "index")
+            .arg("--json")
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "indexing {count} learnings failed");
+        rows.push(measure(
+            &format!("hook session-start, {} learnings", thousands(count)),
+            max_runs,
             START_PAYLOAD,
-            || Command::new("/bin/true"),
-        ),
-        measure(
-            "hook session-start, example seed (12 learnings)",
-            runs,
-            START_PAYLOAD,
-            || hook(&binary, &example, "session-start"),
-        ),
-        measure(
-            "hook session-start, 1,000 learnings",
-            runs,
-            START_PAYLOAD,
-            || hook(&binary, &thousand, "session-start"),
-        ),
-        measure(
-            "hook pre-compact, 200 MB transcript",
-            runs,
-            &pre_compact_payload,
-            || hook(&binary, &example, "pre-compact"),
-        ),
-        measure(
-            "index, 10,000 learnings from scratch",
-            runs.min(5),
+            || {},
+            || hook(&binary, &home, "session-start"),
+        ));
+        rows.push(measure(
+            &format!("index, {} learnings from scratch", thousands(count)),
+            max_runs,
             b"",
             || {
-                let _ = std::fs::remove_dir_all(ten_thousand.join("index"));
-                let mut command = hook(&binary, &ten_thousand, "index");
+                let _ = std::fs::remove_dir_all(home.join("index"));
+            },
+            || {
+                let mut command = hook(&binary, &home, "index");
                 command.arg("--json");
                 command
             },
-        ),
-        measure(
-            "hook session-end, 50 MB transcript (handoff + seed commit)",
-            runs.min(50),
-            &session_end_payload,
-            || hook(&binary, &session_end_home, "session-end"),
-        ),
-    ];
-    println!("runs per row: {runs}\n");
-    println!("| command | median | p90 | peak RSS |");
-    println!("|---|---:|---:|---:|");
+        ));
+    }
+    for &megabytes in transcript_sizes {
+        eprintln!("generating a {megabytes} MB transcript");
+        let transcript = generated_transcript(
+            dir.path(),
+            &format!("{megabytes}mb"),
+            megabytes * 1024 * 1024,
+        );
+        let payload = |event: &str, extra: (&str, &str)| {
+            let mut payload = serde_json::json!({
+                "session_id": "81b8f225-6c82-470b-98cc-ec96494e08b9",
+                "transcript_path": transcript,
+                "cwd": dir.path(),
+                "hook_event_name": event,
+            });
+            payload[extra.0] = extra.1.into();
+            serde_json::to_vec(&payload).unwrap()
+        };
+        let pre_compact = payload("PreCompact", ("trigger", "auto"));
+        rows.push(measure(
+            &format!("hook pre-compact, {megabytes} MB transcript"),
+            max_runs,
+            &pre_compact,
+            || {},
+            || hook(&binary, &example, "pre-compact"),
+        ));
+        let session_end = payload("SessionEnd", ("reason", "other"));
+        let home = data_home(
+            dir.path(),
+            &format!("session-end-{megabytes}"),
+            EXAMPLE_SEED.to_owned(),
+        );
+        rows.push(measure(
+            &format!("hook session-end, {megabytes} MB transcript (handoff + seed commit)"),
+            max_runs.min(50),
+            &session_end,
+            || {},
+            || hook(&binary, &home, "session-end"),
+        ));
+    }
+
+    println!("| command | runs | median | p90 | peak RSS |");
+    println!("|---|---:|---:|---:|---:|");
     for row in rows {
         println!(
-            "| {} | {:.2} ms | {:.2} ms | {} |",
+            "| {} | {} | {:.2} ms | {:.2} ms | {} |",
             row.name,
+            row.runs,
             row.median.as_secs_f64() * 1e3,
             row.p90.as_secs_f64() * 1e3,
             row.peak_rss_kib.map_or_else(
@@ -125,6 +156,19 @@ fn main() {
             )
         );
     }
+}
+
+/// `12345` as `12,345`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// `carryover hook <event>`, or `carryover index` for the event `index`, on a data home.
@@ -147,6 +191,38 @@ fn data_home(root: &Path, name: &str, seed: String) -> PathBuf {
     std::fs::create_dir_all(&home).unwrap();
     std::fs::write(home.join("seed.json"), seed).unwrap();
     home
+}
+
+/// Gives the start payload's project a handoff, as a real session end would (the shop-api
+/// session's), so session-start rows read and inject one; the state file follows from the
+/// first session start.
+fn write_handoff(binary: &Path, dir: &Path, home: &Path) {
+    let transcript = dir.join("shop-api.jsonl");
+    std::fs::write(&transcript, SHOP_API_TRANSCRIPT).unwrap();
+    let start: serde_json::Value = serde_json::from_slice(START_PAYLOAD).unwrap();
+    let payload = serde_json::to_vec(&serde_json::json!({
+        "session_id": "81b8f225-6c82-470b-98cc-ec96494e08b9",
+        "transcript_path": transcript,
+        "cwd": start["cwd"],
+        "hook_event_name": "SessionEnd",
+        "reason": "other",
+    }))
+    .unwrap();
+    run_once(hook(binary, home, "session-end"), &payload);
+    let written = hook(binary, home, "session-start")
+        .args(["--agent", "plain"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(START_PAYLOAD)?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&written.stdout).contains("Handoff from the previous session"),
+        "the benchmark project has no handoff"
+    );
 }
 
 /// A valid seed with `count` confirmed learnings spread over the three kinds.
@@ -210,14 +286,36 @@ fn generated_transcript(dir: &Path, name: &str, size: usize) -> PathBuf {
     path
 }
 
-fn measure(name: &str, runs: usize, stdin: &[u8], make: impl Fn() -> Command) -> Row {
-    for _ in 0..runs.min(10) {
+/// Times `make()`'s process over up to `max_runs` runs after a few warm-up runs; a slow row
+/// gets fewer runs (at least 5) so that it stays within [`ROW_BUDGET`]. `prepare` runs
+/// before each process, untimed.
+fn measure(
+    name: &str,
+    max_runs: usize,
+    stdin: &[u8],
+    prepare: impl Fn(),
+    make: impl Fn() -> Command,
+) -> Row {
+    eprintln!("measuring {name}");
+    prepare();
+    let first = run_once(make(), stdin);
+    let affordable = (ROW_BUDGET.as_secs_f64() / first.as_secs_f64().max(1e-6)) as usize;
+    let runs = affordable.clamp(5, max_runs.max(5));
+    for _ in 0..(runs / 10).min(10) {
+        prepare();
         run_once(make(), stdin);
     }
-    let mut times: Vec<Duration> = (0..runs).map(|_| run_once(make(), stdin)).collect();
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            prepare();
+            run_once(make(), stdin)
+        })
+        .collect();
     times.sort();
+    prepare();
     Row {
         name: name.to_owned(),
+        runs,
         median: times[times.len() / 2],
         p90: times[times.len() * 9 / 10],
         peak_rss_kib: peak_rss(make(), stdin),

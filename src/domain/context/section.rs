@@ -7,6 +7,8 @@ pub struct Section {
     lines: Vec<Line>,
     hidden: usize,
     chars: usize,
+    /// Items (shrinkable lines) still held: composing asks after every dropped item.
+    items: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,6 +58,7 @@ impl Section {
     fn push(&mut self, text: String, shrinkable: bool, key: Option<String>) {
         let chars = text.chars().count();
         self.chars += chars + usize::from(!self.lines.is_empty());
+        self.items += usize::from(shrinkable);
         self.lines.push(Line {
             text,
             shrinkable,
@@ -76,7 +79,7 @@ impl Section {
 
     /// Whether an item is left to drop.
     pub fn can_shrink(&self) -> bool {
-        self.lines.iter().any(|line| line.shrinkable)
+        self.items > 0
     }
 
     /// Drops the last item; returns false when there is none.
@@ -86,6 +89,7 @@ impl Section {
         };
         let line = self.lines.remove(index);
         self.chars -= line.chars + usize::from(!self.lines.is_empty());
+        self.items -= 1;
         self.hidden += 1;
         true
     }
@@ -99,11 +103,7 @@ impl Section {
     pub fn char_len(&self) -> usize {
         match self.hidden {
             0 => self.chars,
-            hidden => {
-                self.chars
-                    + usize::from(!self.lines.is_empty())
-                    + hidden_line(hidden).chars().count()
-            }
+            hidden => self.chars + usize::from(!self.lines.is_empty()) + hidden_line_chars(hidden),
         }
     }
 
@@ -130,9 +130,25 @@ fn hidden_line(hidden: usize) -> String {
     format!("  (+{hidden} more not shown)")
 }
 
+/// `hidden_line(hidden).chars().count()` for `hidden` ≥ 1, without formatting: composing asks
+/// after every dropped item.
+fn hidden_line_chars(hidden: usize) -> usize {
+    "  (+ more not shown)".len() + hidden.ilog10() as usize + 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hidden_line_length_matches_its_text() {
+        for hidden in [1, 9, 10, 99, 100, 12_345, usize::MAX] {
+            assert_eq!(
+                hidden_line_chars(hidden),
+                hidden_line(hidden).chars().count()
+            );
+        }
+    }
 
     fn sample() -> Section {
         let mut section = Section::items("Heading:".into());
