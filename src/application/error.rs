@@ -1,6 +1,8 @@
 //! The application layer's error: what a use case can fail with.
 
-use crate::domain::{EmbedError, FlagError, IndexError, RuleError, SeedError, TemplateError};
+use crate::domain::{
+    EmbedError, FlagError, IndexError, RuleError, SeedError, SettingsError, TemplateError,
+};
 
 /// Why a use case did not complete.
 #[derive(Debug, thiserror::Error)]
@@ -23,6 +25,9 @@ pub enum AppError {
     /// Reading a template or the trust list failed.
     #[error(transparent)]
     Template(#[from] TemplateError),
+    /// An agent's settings file could not be read, understood or written.
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
 }
 
 impl From<SeedError> for AppError {

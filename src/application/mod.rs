@@ -2,6 +2,7 @@
 
 mod error;
 mod flags;
+mod hook_installer;
 mod index_learnings;
 mod init_seed;
 mod instruction_queue;
@@ -23,6 +24,7 @@ mod window_settings;
 
 pub use error::AppError;
 pub use flags::Flags;
+pub use hook_installer::{HookAction, HookInstaller, HookTarget, SettingsChange};
 pub use index_learnings::{IndexLearnings, IndexReport};
 pub use init_seed::{InitRequest, InitSeed};
 pub use instruction_queue::{InstructionQueue, Priority};

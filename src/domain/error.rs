@@ -273,3 +273,43 @@ pub enum IndexError {
         reason: String,
     },
 }
+
+/// What reading or rewriting an agent's settings file can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The settings file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not strict JSON; it was not touched.
+    #[error("{path}: {source}")]
+    Syntax {
+        /// The settings file.
+        path: PathBuf,
+        /// Where and why.
+        #[source]
+        source: crate::domain::agent_hooks::SettingsSyntaxError,
+    },
+    /// The file is JSON, but its hooks are not shaped as the agent reads them.
+    #[error("{path}: {source}")]
+    Shape {
+        /// The settings file.
+        path: PathBuf,
+        /// Which part.
+        #[source]
+        source: crate::domain::agent_hooks::ShapeError,
+    },
+    /// The agent has no settings file of that scope.
+    #[error("{agent} has no {scope} settings file")]
+    NoSuchScope {
+        /// The agent's name.
+        agent: &'static str,
+        /// The scope asked for.
+        scope: String,
+    },
+}

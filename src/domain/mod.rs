@@ -1,6 +1,7 @@
 //! The domain: the seed and its rules, the session context and how it is formatted, and the
 //! ports the outer layers implement. No I/O, no clock, no environment.
 
+pub mod agent_hooks;
 pub mod change_reason;
 pub mod compaction;
 pub mod context;
@@ -22,6 +23,6 @@ pub mod transcript;
 
 pub use change_reason::ChangeReason;
 pub use error::{
-    EmbedError, FlagError, HandoffError, IndexError, RuleError, SeedError, StateError,
-    TemplateError, TranscriptError,
+    EmbedError, FlagError, HandoffError, IndexError, RuleError, SeedError, SettingsError,
+    StateError, TemplateError, TranscriptError,
 };

@@ -42,6 +42,78 @@ pub enum Command {
     /// Confirmed learnings: list, show, search, forget.
     #[command(subcommand)]
     Learnings(LearningsCommand),
+    /// Wire carryover's hooks into an agent's settings (keeps everything else; idempotent).
+    Install(InstallArgs),
+    /// Remove carryover's hooks from an agent's settings (and nothing else).
+    Uninstall(UninstallArgs),
+}
+
+/// `install` options.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Claude Code: SessionStart (startup|resume|clear|compact), PreCompact and \
+SessionEnd in ~/.claude/settings.json (user), .claude/settings.json (project) or \
+.claude/settings.local.json (local). Codex CLI: SessionStart and PreCompact in hooks.json. \
+Gemini CLI: SessionStart, PreCompress and SessionEnd in settings.json. The previous file is \
+kept as <file>.carryover-backup-<time>; a file that is not valid JSON is never touched."
+)]
+pub struct InstallArgs {
+    /// Which settings file, and whether to print the change without writing it.
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// The carryover executable the hooks run (default: this one).
+    #[arg(long, value_name = "PATH")]
+    pub binary: Option<PathBuf>,
+}
+
+/// `uninstall` options.
+#[derive(Debug, Args)]
+pub struct UninstallArgs {
+    /// Which settings file, and whether to print the change without writing it.
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+/// Which agent settings file `install` and `uninstall` change.
+#[derive(Debug, Args)]
+pub struct TargetArgs {
+    /// The agent to wire.
+    #[arg(long, value_enum, default_value_t = InstallAgent::Claude)]
+    pub agent: InstallAgent,
+    /// Which settings file: the user's, the project's (committed) or the project's local one.
+    #[arg(long, value_enum, default_value_t = Scope::User)]
+    pub scope: Scope,
+    /// The project directory for --scope project|local (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Print the change as a diff and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print JSON for scripts.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Agents `install` knows the settings of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InstallAgent {
+    /// Claude Code.
+    Claude,
+    /// Codex CLI.
+    Codex,
+    /// Gemini CLI.
+    Gemini,
+}
+
+/// Settings scopes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Scope {
+    /// Every project of the user.
+    User,
+    /// This project, in the file meant to be committed.
+    Project,
+    /// This project on this machine only.
+    Local,
 }
 
 /// `proposals` subcommands.
@@ -254,6 +326,10 @@ pub struct SessionStartArgs {
 pub enum Agent {
     /// Claude Code: `{"hookSpecificOutput": {...}}`.
     Claude,
+    /// Codex CLI: Claude Code's format.
+    Codex,
+    /// Gemini CLI: `{"hookSpecificOutput": {"additionalContext": ...}}`.
+    Gemini,
     /// The bare context text, for scripts and agents without a JSON protocol.
     Plain,
 }

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::domain::agent_hooks::AgentHomes;
 use crate::domain::seed::Timestamp;
 
 /// The variables carryover looks at.
@@ -25,6 +26,10 @@ pub struct Environment {
     pub lang: Option<String>,
     /// `ANTHROPIC_MODEL`: the model when neither payload nor transcript names one.
     pub anthropic_model: Option<String>,
+    /// `CLAUDE_CONFIG_DIR`: Claude Code's user directory, when not `~/.claude`.
+    pub claude_config_dir: Option<PathBuf>,
+    /// `CODEX_HOME`: Codex CLI's user directory, when not `~/.codex`.
+    pub codex_home: Option<PathBuf>,
     /// The process's working directory.
     pub current_dir: Option<PathBuf>,
 }
@@ -48,6 +53,8 @@ impl Environment {
             tz: text("TZ"),
             lang: text("LANG"),
             anthropic_model: text("ANTHROPIC_MODEL"),
+            claude_config_dir: path("CLAUDE_CONFIG_DIR"),
+            codex_home: path("CODEX_HOME"),
             current_dir: std::env::current_dir().ok(),
         }
     }
@@ -57,6 +64,19 @@ impl Environment {
         self.now
             .as_deref()
             .map(|raw| Timestamp::parse(raw).map_err(|_| raw.to_owned()))
+    }
+
+    /// The agents' user directories: under `HOME`, unless `CLAUDE_CONFIG_DIR` or
+    /// `CODEX_HOME` move them; `None` without a home.
+    pub fn agent_homes(&self) -> Option<AgentHomes> {
+        let mut homes = AgentHomes::under(self.home.as_deref()?);
+        if let Some(dir) = &self.claude_config_dir {
+            homes.claude = dir.clone();
+        }
+        if let Some(dir) = &self.codex_home {
+            homes.codex = dir.clone();
+        }
+        Some(homes)
     }
 
     /// A locale tag from `LANG` (`en_GB.UTF-8` → `en-GB`).

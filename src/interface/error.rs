@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use crate::application::AppError;
-use crate::domain::{FlagError, RuleError, SeedError};
+use crate::domain::{FlagError, RuleError, SeedError, SettingsError};
 use crate::infrastructure::ConfigError;
 
 /// Exit code of a command that failed while working (I/O, git, a lock, a corrupt seed).
@@ -63,6 +63,19 @@ impl From<AppError> for CliError {
             AppError::Flag(flag) => Self::failed(flag.to_string(), None),
             AppError::Template(template) => Self::failed(template.to_string(), None),
             AppError::Embed(embed) => Self::failed(embed.to_string(), None),
+            AppError::Settings(
+                settings @ (SettingsError::Syntax { .. } | SettingsError::Shape { .. }),
+            ) => Self::refused(
+                format!("{settings}; nothing was written"),
+                Some(
+                    "fix the file by hand (the agent would not read it either), then run this again",
+                ),
+            ),
+            AppError::Settings(settings @ SettingsError::NoSuchScope { .. }) => Self::refused(
+                settings.to_string(),
+                Some("use --scope user or --scope project"),
+            ),
+            AppError::Settings(settings) => Self::failed(settings.to_string(), None),
             AppError::Index(index) => Self::failed(
                 index.to_string(),
                 Some("remove the file and run `carryover index`"),

@@ -49,5 +49,7 @@ fn run_command(command: &Command, env: Environment) -> Result<(), CliError> {
         Command::Index(args) => commands::index(args, &app),
         Command::Proposals(command) => commands::proposals(command, &app),
         Command::Learnings(command) => commands::learnings(command, &app),
+        Command::Install(args) => commands::install(args, &app),
+        Command::Uninstall(args) => commands::uninstall(args, &app),
     }
 }

@@ -5,6 +5,7 @@ mod commands;
 mod compaction;
 mod embedder;
 mod handoff;
+mod install;
 mod repair;
 mod retrieval;
 mod review;

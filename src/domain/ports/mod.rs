@@ -9,6 +9,7 @@ mod handoff_store;
 mod id_generator;
 mod project_context;
 mod seed_repository;
+mod settings_files;
 mod template_source;
 mod transcript_reader;
 mod trust_store;
@@ -22,6 +23,7 @@ pub use handoff_store::{HandoffEntry, HandoffStore};
 pub use id_generator::IdGenerator;
 pub use project_context::ProjectContext;
 pub use seed_repository::{LoadedSeed, Repaired, SeedEdit, SeedHistory, SeedRepository};
+pub use settings_files::SettingsFiles;
 pub use template_source::{TemplateFile, TemplateSource};
 pub use transcript_reader::{DigestScope, TranscriptReader};
 pub use trust_store::{TrustEntry, TrustStore};
@@ -44,6 +46,8 @@ pub use id_generator::MockIdGenerator;
 pub use project_context::MockProjectContext;
 #[cfg(test)]
 pub use seed_repository::MockSeedRepository;
+#[cfg(test)]
+pub use settings_files::MockSettingsFiles;
 #[cfg(test)]
 pub use template_source::MockTemplateSource;
 #[cfg(test)]

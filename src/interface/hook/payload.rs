@@ -6,10 +6,12 @@ use crate::interface::cli::Agent;
 
 /// The hook's stdout: for Claude Code exactly one JSON object carrying the context as
 /// `additionalContext` (for the model) and, when there is something the user should see,
-/// `systemMessage` (shown to the user, not to the model).
+/// `systemMessage` (shown to the user, not to the model). Codex CLI reads Claude Code's
+/// format, and Gemini CLI reads the same two fields (`hookSpecificOutput.additionalContext`,
+/// `systemMessage`), so the three agents get one shape.
 pub fn session_start_payload(agent: Agent, context: &str, user_message: Option<&str>) -> String {
     match agent {
-        Agent::Claude => {
+        Agent::Claude | Agent::Codex | Agent::Gemini => {
             let mut payload = json!({
                 "hookSpecificOutput": {
                     "hookEventName": "SessionStart",
@@ -29,9 +31,11 @@ pub fn session_start_payload(agent: Agent, context: &str, user_message: Option<&
 mod tests {
     use super::*;
 
-    #[test]
-    fn claude_gets_one_object_with_the_context() {
-        let printed = session_start_payload(Agent::Claude, "Identity: \"Juno\"\nx", None);
+    #[rstest::rstest]
+    fn each_json_agent_gets_one_object_with_the_context(
+        #[values(Agent::Claude, Agent::Codex, Agent::Gemini)] agent: Agent,
+    ) {
+        let printed = session_start_payload(agent, "Identity: \"Juno\"\nx", None);
         let value: serde_json::Value = serde_json::from_str(&printed).unwrap();
         assert_eq!(value["hookSpecificOutput"]["hookEventName"], "SessionStart");
         assert_eq!(

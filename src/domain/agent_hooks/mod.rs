@@ -1,0 +1,13 @@
+//! Wiring carryover's hooks into an agent's settings: which hooks each agent gets, where its
+//! settings live, and merging them into (or out of) a settings document that holds the
+//! user's own keys and hooks too.
+
+mod agent;
+mod command;
+mod merge;
+mod settings_text;
+
+pub use agent::{AgentHomes, AgentKind, HookSpec, InstallScope, TimeoutUnit};
+pub use command::{hook_command, is_carryover_command};
+pub use merge::{ShapeError, install_hooks, uninstall_hooks};
+pub use settings_text::{SettingsSyntaxError, encode_settings, parse_settings};

@@ -1,0 +1,93 @@
+//! Reading and writing a settings file's text: strict JSON in, the file's own indentation out.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// Why a settings file's text is not JSON carryover may rewrite.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not valid JSON at line {line}, column {column}: {reason}")]
+pub struct SettingsSyntaxError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// The parser's words.
+    pub reason: String,
+}
+
+/// Parses a settings file; an empty (or blank) file is an empty object, as the agents treat it.
+pub fn parse_settings(text: &str) -> Result<Value, SettingsSyntaxError> {
+    if text.trim().is_empty() {
+        return Ok(Value::Object(Default::default()));
+    }
+    serde_json::from_str(text).map_err(|error| {
+        let place = format!(" at line {} column {}", error.line(), error.column());
+        let reason = error.to_string();
+        SettingsSyntaxError {
+            line: error.line(),
+            column: error.column(),
+            reason: reason.strip_suffix(&place).unwrap_or(&reason).to_owned(),
+        }
+    })
+}
+
+/// Pretty JSON with a final newline, indented as `previous` was (two spaces when it has no
+/// indented line), so that a diff shows only what changed.
+pub fn encode_settings(settings: &Value, previous: Option<&str>) -> String {
+    let indent = previous
+        .and_then(indentation)
+        .unwrap_or_else(|| "  ".to_owned());
+    let mut out = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+    settings
+        .serialize(&mut serializer)
+        .expect("a JSON value always serialises");
+    let mut text = String::from_utf8(out).expect("serde_json writes UTF-8");
+    text.push('\n');
+    text
+}
+
+/// The leading whitespace of the first indented line.
+fn indentation(text: &str) -> Option<String> {
+    text.lines().find_map(|line| {
+        let indent: String = line
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
+        (!indent.is_empty() && indent.len() < line.len()).then_some(indent)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+    use serde_json::json;
+
+    #[rstest]
+    #[case::empty("")]
+    #[case::blank("  \n")]
+    fn an_empty_file_is_an_empty_object(#[case] text: &str) {
+        assert_eq!(parse_settings(text).unwrap(), json!({}));
+    }
+
+    #[rstest]
+    #[case::truncated("{\"hooks\": {", 1)]
+    #[case::comment("{\n  // mine\n  \"a\": 1\n}", 2)]
+    #[case::trailing_comma("{\"a\": 1,}", 1)]
+    fn refuses_what_is_not_strict_json_with_its_place(#[case] text: &str, #[case] line: usize) {
+        let error = parse_settings(text).unwrap_err();
+        assert_eq!(error.line, line);
+        assert!(!error.reason.contains(" at line "), "said once: {error}");
+    }
+
+    #[rstest]
+    #[case::two_spaces(None, "{\n  \"a\": [\n    1\n  ]\n}\n")]
+    #[case::four_spaces(Some("{\n    \"b\": 2\n}"), "{\n    \"a\": [\n        1\n    ]\n}\n")]
+    #[case::tabs(Some("{\n\t\"b\": 2\n}"), "{\n\t\"a\": [\n\t\t1\n\t]\n}\n")]
+    #[case::one_line(Some("{\"b\": 2}"), "{\n  \"a\": [\n    1\n  ]\n}\n")]
+    fn keeps_the_files_indentation(#[case] previous: Option<&str>, #[case] expected: &str) {
+        assert_eq!(encode_settings(&json!({"a": [1]}), previous), expected);
+    }
+}

@@ -1,0 +1,142 @@
+//! Agents' settings files on disk: replaced atomically, backed up first, permissions kept.
+
+use std::path::{Path, PathBuf};
+
+use crate::domain::SettingsError;
+use crate::domain::ports::SettingsFiles;
+
+use super::write_atomic;
+
+/// Settings files in the file system.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FsSettingsFiles;
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SettingsError + '_ {
+    move |source| SettingsError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+#[async_trait::async_trait]
+impl SettingsFiles for FsSettingsFiles {
+    async fn read(&self, path: &Path) -> Result<Option<String>, SettingsError> {
+        match fs_err::read_to_string(path) {
+            Ok(text) => Ok(Some(text)),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(io(path)(error)),
+        }
+    }
+
+    async fn replace(
+        &self,
+        path: &Path,
+        text: &str,
+        backup: &Path,
+    ) -> Result<Option<PathBuf>, SettingsError> {
+        let previous = match std::fs::metadata(path) {
+            Ok(metadata) => Some(metadata.permissions()),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => return Err(io(path)(error)),
+        };
+        let backed_up = match &previous {
+            Some(_) => Some(copy_to_free_name(path, backup)?),
+            None => None,
+        };
+        write_atomic(path, text.as_bytes()).map_err(io(path))?;
+        if let Some(permissions) = previous {
+            std::fs::set_permissions(path, permissions).map_err(io(path))?;
+        }
+        Ok(backed_up)
+    }
+}
+
+/// Copies `path` to `backup`, or to `backup.1`, `backup.2`… when that name is taken: two
+/// changes within a second must not let the second backup overwrite the first.
+fn copy_to_free_name(path: &Path, backup: &Path) -> Result<PathBuf, SettingsError> {
+    let text = std::fs::read(path).map_err(io(path))?;
+    for attempt in 0..1_000 {
+        let candidate = if attempt == 0 {
+            backup.to_owned()
+        } else {
+            let mut name = backup.as_os_str().to_owned();
+            name.push(format!(".{attempt}"));
+            PathBuf::from(name)
+        };
+        let created = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate);
+        match created {
+            Ok(mut file) => {
+                // The original's mode, before any content: settings may hold keys (`env`).
+                let mode = std::fs::metadata(path).map_err(io(path))?.permissions();
+                file.set_permissions(mode).map_err(io(&candidate))?;
+                std::io::Write::write_all(&mut file, &text).map_err(io(&candidate))?;
+                file.sync_all().map_err(io(&candidate))?;
+                return Ok(candidate);
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(error) => return Err(io(&candidate)(error)),
+        }
+    }
+    Err(io(backup)(std::io::Error::other("no free backup name")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backs_up_then_replaces_keeping_the_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let backup = dir.path().join("settings.json.bak");
+        fs_err::write(&path, "{}\n").unwrap();
+        #[cfg(unix)]
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o640))
+            .unwrap();
+        let files = FsSettingsFiles;
+        let made = pollster::block_on(files.replace(&path, "{\"a\": 1}\n", &backup)).unwrap();
+        assert_eq!(made.as_deref(), Some(backup.as_path()));
+        assert_eq!(fs_err::read_to_string(&backup).unwrap(), "{}\n");
+        assert_eq!(
+            pollster::block_on(files.read(&path)).unwrap().as_deref(),
+            Some("{\"a\": 1}\n")
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&path), 0o640);
+            assert_eq!(mode(&backup), 0o640, "the backup keeps the original's mode");
+        }
+    }
+
+    #[test]
+    fn a_second_backup_in_the_same_second_does_not_overwrite_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let backup = dir.path().join("settings.json.bak");
+        fs_err::write(&path, "first").unwrap();
+        let files = FsSettingsFiles;
+        pollster::block_on(files.replace(&path, "second", &backup)).unwrap();
+        let made = pollster::block_on(files.replace(&path, "third", &backup)).unwrap();
+        assert_eq!(made, Some(dir.path().join("settings.json.bak.1")));
+        assert_eq!(fs_err::read_to_string(&backup).unwrap(), "first");
+        assert_eq!(fs_err::read_to_string(made.unwrap()).unwrap(), "second");
+    }
+
+    #[test]
+    fn a_new_file_needs_no_backup_and_its_directory_is_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".claude").join("settings.json");
+        let backup = dir.path().join("unused");
+        let files = FsSettingsFiles;
+        assert_eq!(pollster::block_on(files.read(&path)).unwrap(), None);
+        let made = pollster::block_on(files.replace(&path, "{}\n", &backup)).unwrap();
+        assert_eq!(made, None);
+        assert!(!backup.exists());
+        assert!(path.exists());
+    }
+}

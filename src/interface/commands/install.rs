@@ -1,0 +1,142 @@
+//! `carryover install` and `carryover uninstall`: carryover's hooks in an agent's settings.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use crate::application::{HookAction, HookInstaller, HookTarget, SettingsChange};
+use crate::domain::agent_hooks::{AgentKind, InstallScope};
+use crate::domain::ports::ProjectContext;
+use crate::infrastructure::{FsProjectContext, FsSettingsFiles};
+use crate::interface::cli::{InstallAgent, InstallArgs, Scope, TargetArgs, UninstallArgs};
+use crate::interface::composition::App;
+use crate::interface::error::CliError;
+
+/// Runs `install`.
+pub fn install(args: &InstallArgs, app: &App) -> Result<(), CliError> {
+    let binary = match &args.binary {
+        Some(path) => std::path::absolute(path)
+            .map_err(|error| CliError::refused(format!("{}: {error}", path.display()), None))?,
+        None => std::env::current_exe()
+            .and_then(|exe| exe.canonicalize())
+            .map_err(|error| {
+                CliError::failed(
+                    format!("cannot tell where this carryover is: {error}"),
+                    Some("pass --binary PATH"),
+                )
+            })?,
+    };
+    run(&args.target, HookAction::Install { binary }, app)
+}
+
+/// Runs `uninstall`.
+pub fn uninstall(args: &UninstallArgs, app: &App) -> Result<(), CliError> {
+    run(&args.target, HookAction::Uninstall, app)
+}
+
+fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError> {
+    let agent = match args.agent {
+        InstallAgent::Claude => AgentKind::Claude,
+        InstallAgent::Codex => AgentKind::Codex,
+        InstallAgent::Gemini => AgentKind::Gemini,
+    };
+    let scope = match args.scope {
+        Scope::User => InstallScope::User,
+        Scope::Project => InstallScope::Project,
+        Scope::Local => InstallScope::Local,
+    };
+    let homes = app.env.agent_homes().ok_or_else(|| {
+        CliError::refused(
+            "HOME is not set, so the agents' settings cannot be found",
+            None,
+        )
+    })?;
+    let cwd = app.project_dir(args.cwd.as_deref())?;
+    let project = pollster::block_on(FsProjectContext.project(&cwd));
+    let target = HookTarget {
+        agent,
+        scope,
+        homes,
+        project_root: project.root,
+    };
+    let installer = HookInstaller::new(FsSettingsFiles, app.clock.clone());
+    let change = pollster::block_on(installer.plan(&target, &action))?;
+    let backup = if args.dry_run {
+        None
+    } else {
+        pollster::block_on(installer.apply(&change))?
+    };
+    let installing = matches!(action, HookAction::Install { .. });
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "agent": agent.display_name(),
+                "scope": scope.to_string(),
+                "path": change.path,
+                "changed": change.changes_anything(),
+                "written": change.changes_anything() && !args.dry_run,
+                "backup": backup,
+                "diff": args.dry_run.then(|| diff(&change)),
+            })
+        );
+        return Ok(());
+    }
+    if args.dry_run {
+        if change.changes_anything() {
+            print!("{}", diff(&change));
+        } else {
+            println!("No change to {}.", change.path.display());
+        }
+        return Ok(());
+    }
+    report(&change, agent, installing, backup.as_deref());
+    Ok(())
+}
+
+fn report(change: &SettingsChange, agent: AgentKind, installing: bool, backup: Option<&Path>) {
+    let name = agent.display_name();
+    let path = change.path.display();
+    match (installing, change.changes_anything()) {
+        (true, true) => {
+            println!("carryover's hooks are wired into {name}: {path}");
+            for spec in agent.hooks() {
+                let matcher = spec.matcher.map(|m| format!(" ({m})")).unwrap_or_default();
+                println!(
+                    "  {}{matcher}: carryover {}",
+                    spec.event,
+                    spec.args.join(" ")
+                );
+            }
+            if agent == AgentKind::Codex {
+                println!("Codex CLI has no session-end event, so its sessions leave no handoff.");
+            }
+            println!("They take effect at the next session.");
+        }
+        (true, false) => println!("carryover's hooks are already wired into {name}: {path}"),
+        (false, true) => println!("carryover's hooks are removed from {name}: {path}"),
+        (false, false) => println!("{path} holds no carryover hook; nothing changed."),
+    }
+    if let Some(backup) = backup {
+        println!("The previous file is kept as {}", backup.display());
+    }
+}
+
+/// A unified diff of the change, headed by the file's path.
+fn diff(change: &SettingsChange) -> String {
+    let before = change.before.as_deref().unwrap_or("");
+    let Some(after) = change.after.as_deref() else {
+        return String::new();
+    };
+    let path: PathBuf = change.path.clone();
+    let old = if change.before.is_some() {
+        format!("{}", path.display())
+    } else {
+        "/dev/null".to_owned()
+    };
+    similar::TextDiff::from_lines(before, after)
+        .unified_diff()
+        .context_radius(3)
+        .header(&old, &path.display().to_string())
+        .to_string()
+}

@@ -1,0 +1,236 @@
+//! `install` and `uninstall` on real settings files, and the wired command run as the agent
+//! would run it.
+
+use std::path::Path;
+use std::process::{Command as StdCommand, Stdio};
+
+use serde_json::{Value, json};
+
+use crate::support::{Hermetic, fixture};
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&fs_err::read_to_string(path).unwrap()).unwrap()
+}
+
+fn user_settings() -> Value {
+    json!({
+        "model": "opus",
+        "env": {"FOO": "bar"},
+        "hooks": {
+            "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo mine"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+        },
+    })
+}
+
+fn backups(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs_err::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains(".carryover-backup-"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn install_merges_into_user_settings_keeps_the_rest_and_is_idempotent() {
+    let env = Hermetic::new();
+    let settings = env.home().join(".claude/settings.json");
+    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
+    let original = serde_json::to_string_pretty(&user_settings()).unwrap();
+    fs_err::write(&settings, &original).unwrap();
+
+    let out = env.carryover().arg("install").assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(stdout.contains("wired into Claude Code"), "{stdout}");
+
+    let installed = read_json(&settings);
+    assert_eq!(installed["model"], "opus");
+    assert_eq!(installed["env"], json!({"FOO": "bar"}));
+    assert_eq!(installed["hooks"]["Stop"], user_settings()["hooks"]["Stop"]);
+    let starts = installed["hooks"]["SessionStart"].as_array().unwrap();
+    assert_eq!(starts[0], user_settings()["hooks"]["SessionStart"][0]);
+    assert_eq!(starts[1]["matcher"], "startup|resume|clear|compact");
+    let command = starts[1]["hooks"][0]["command"].as_str().unwrap();
+    assert!(
+        Path::new(command.split(' ').next().unwrap()).is_absolute(),
+        "{command}"
+    );
+    assert!(command.ends_with(" hook session-start"));
+    assert_eq!(starts[1]["hooks"][0]["timeout"], 10);
+    for event in ["PreCompact", "SessionEnd"] {
+        assert_eq!(
+            installed["hooks"][event].as_array().unwrap().len(),
+            1,
+            "{event}"
+        );
+    }
+    let kept = backups(settings.parent().unwrap());
+    assert_eq!(kept.len(), 1);
+    assert_eq!(
+        fs_err::read_to_string(settings.parent().unwrap().join(&kept[0])).unwrap(),
+        original
+    );
+
+    let bytes = fs_err::read(&settings).unwrap();
+    env.carryover()
+        .arg("install")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("already wired"));
+    assert_eq!(fs_err::read(&settings).unwrap(), bytes, "nothing rewritten");
+    assert_eq!(
+        backups(settings.parent().unwrap()).len(),
+        1,
+        "no new backup"
+    );
+
+    env.carryover().arg("uninstall").assert().success();
+    assert_eq!(read_json(&settings), user_settings());
+    assert_eq!(backups(settings.parent().unwrap()).len(), 2);
+}
+
+#[test]
+fn dry_run_prints_the_diff_and_writes_nothing() {
+    let env = Hermetic::new();
+    let out = env
+        .carryover()
+        .args(["install", "--dry-run"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(stdout.starts_with("--- /dev/null\n+++ "), "{stdout}");
+    assert!(stdout.contains("+        \"matcher\": \"startup|resume|clear|compact\","));
+    assert!(!env.home().join(".claude").exists());
+
+    let json = env
+        .carryover()
+        .args(["uninstall", "--dry-run", "--json"])
+        .assert()
+        .success();
+    let value: Value = serde_json::from_slice(&json.get_output().stdout).unwrap();
+    assert_eq!(value["changed"], false);
+    assert_eq!(value["written"], false);
+}
+
+#[test]
+fn a_settings_file_that_is_not_json_is_refused_and_untouched() {
+    let env = Hermetic::new();
+    let settings = env.home().join(".claude/settings.json");
+    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
+    let broken = "{\n  \"model\": \"opus\",\n}\n";
+    fs_err::write(&settings, broken).unwrap();
+    for command in ["install", "uninstall"] {
+        env.carryover()
+            .arg(command)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("not valid JSON at line 3"))
+            .stderr(predicates::str::contains("nothing was written"));
+        assert_eq!(fs_err::read_to_string(&settings).unwrap(), broken);
+    }
+    assert!(backups(settings.parent().unwrap()).is_empty());
+}
+
+#[test]
+fn codex_and_gemini_get_their_own_files_and_units_in_the_project() {
+    let env = Hermetic::new();
+    let project = env.home().join("shop");
+    fs_err::create_dir_all(&project).unwrap();
+    for agent in ["codex", "gemini"] {
+        env.carryover()
+            .args(["install", "--agent", agent, "--scope", "project", "--cwd"])
+            .arg(&project)
+            .assert()
+            .success();
+    }
+    let codex = read_json(&project.join(".codex/hooks.json"));
+    assert_eq!(
+        codex["hooks"]["SessionStart"][0]["matcher"],
+        "startup|resume|clear"
+    );
+    assert!(
+        codex["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("hook session-start --agent codex")
+    );
+    assert!(codex["hooks"].get("SessionEnd").is_none());
+    let gemini = read_json(&project.join(".gemini/settings.json"));
+    assert_eq!(
+        gemini["hooks"]["PreCompress"][0]["hooks"][0]["timeout"],
+        10_000
+    );
+    env.carryover()
+        .args(["install", "--agent", "gemini", "--scope", "local"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "Gemini CLI has no local settings file",
+        ));
+}
+
+#[test]
+fn claude_config_dir_moves_the_user_settings() {
+    let env = Hermetic::new();
+    let elsewhere = env.home().join("claude-config");
+    env.carryover()
+        .env("CLAUDE_CONFIG_DIR", &elsewhere)
+        .arg("install")
+        .assert()
+        .success();
+    assert!(elsewhere.join("settings.json").is_file());
+    assert!(!env.home().join(".claude").exists());
+}
+
+/// The wired command, run through a shell as Claude Code runs it, answers the real payload.
+#[test]
+fn the_wired_command_runs_through_a_shell_and_answers_the_agent() {
+    let env = Hermetic::new();
+    env.init();
+    let spaced = env.home().join("my tools");
+    fs_err::create_dir_all(&spaced).unwrap();
+    let binary = spaced.join("carryover");
+    fs_err::copy(assert_cmd::cargo::cargo_bin!("carryover"), &binary).unwrap();
+    env.carryover()
+        .arg("install")
+        .arg("--binary")
+        .arg(&binary)
+        .assert()
+        .success();
+    let settings = read_json(&env.home().join(".claude/settings.json"));
+    let command = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(command.starts_with('\''), "quoted: {command}");
+    let mut child = StdCommand::new("sh");
+    child.args(["-c", &command]).current_dir(env.home());
+    child.env_clear();
+    for (key, value) in env.std_carryover().get_envs() {
+        if let Some(value) = value {
+            child.env(key, value);
+        }
+    }
+    let mut running = child
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let payload = fs_err::read(fixture(
+        "claude-code-2.1.328/hooks/sessionstart-startup-1.json",
+    ))
+    .unwrap();
+    std::io::Write::write_all(&mut running.stdin.take().unwrap(), &payload).unwrap();
+    let output = running.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let context = value["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        context.contains("Identity: Juno (serving Mara)"),
+        "{context}"
+    );
+}
