@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use crate::domain::compaction::StartSource;
 use crate::domain::context::{
-    Mode, Section, SessionContext, ShownLearning, compose, setup_notice, unusable_seed_notice,
+    HARD_CAP_CHARS, Mode, Section, SessionContext, ShownLearning, compose, setup_notice,
+    unusable_seed_notice,
 };
 use crate::domain::format::{identity_summary, proposal_index, session_state};
 use crate::domain::handoff::{
@@ -123,8 +124,10 @@ where
         }
     }
 
-    /// The context for the session described by `request`.
-    pub async fn compose(&self, request: ContextRequest) -> SessionContext {
+    /// The context for the session described by `request`, never longer than its budget nor
+    /// than the client's hard cap, whatever the budget asks for.
+    pub async fn compose(&self, mut request: ContextRequest) -> SessionContext {
+        request.budget_chars = request.budget_chars.min(HARD_CAP_CHARS);
         let mut user_notices = Vec::new();
         let mut diagnostics = Vec::new();
         let project = self.projects.project(&request.start.cwd).await;
@@ -1007,5 +1010,85 @@ mod tests {
             context.text
         );
         assert!(context.startup_instruction);
+    }
+
+    mod budget_property {
+        use super::*;
+        use crate::domain::seed::{Learning, Proposal, ProposalStatus};
+        use proptest::prelude::*;
+
+        fn text(max: usize) -> impl Strategy<Value = String> {
+            proptest::string::string_regex(&format!("[a-zA-Z0-9 äé漢🙂<>&\"'\\n-]{{0,{max}}}"))
+                .unwrap()
+        }
+
+        fn seed_with(learnings: &[String], proposals: &[String]) -> Seed {
+            let mut seed = decode_seed(EXAMPLE).unwrap();
+            let at = Timestamp::parse("2026-10-02T09:12:00Z").unwrap();
+            seed.learned.patterns = learnings
+                .iter()
+                .enumerate()
+                .map(|(n, content)| Learning {
+                    id: format!("pat_{n:06}"),
+                    content: format!("x{content}"),
+                    source: String::new(),
+                    extracted_at: at,
+                    confirmed_at: Some(at),
+                    confirmed: true,
+                    tags: Vec::new(),
+                    extra: Default::default(),
+                })
+                .collect();
+            seed.state.proposals = proposals
+                .iter()
+                .enumerate()
+                .map(|(n, content)| Proposal {
+                    id: format!("prp_{n:06}"),
+                    kind: crate::domain::seed::LearningKind::Insight,
+                    content: format!("y{content}"),
+                    source: String::new(),
+                    extracted_at: at,
+                    status: ProposalStatus::Pending,
+                    method: None,
+                    confidence: Some(0.5),
+                    decided_at: None,
+                    extra: Default::default(),
+                })
+                .collect();
+            seed
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(48))]
+
+            /// Whatever the seed, handoff, start-up instructions and budget, the context stays
+            /// within the budget and within the client's cap.
+            #[test]
+            fn the_context_never_exceeds_its_budget_or_the_cap(
+                learnings in proptest::collection::vec(text(300), 0..120),
+                proposals in proptest::collection::vec(text(200), 0..20),
+                handoff in proptest::collection::vec(text(200), 0..150),
+                instructions in proptest::collection::vec(text(3_000), 0..3),
+                budget in prop_oneof![0usize..2_000, 2_000usize..12_000, Just(usize::MAX)],
+            ) {
+                let seed = seed_with(&learnings, &proposals);
+                let mut seeds = MockSeedRepository::new();
+                seeds.expect_load().returning(move || {
+                    Ok(Some(LoadedSeed { seed: seed.clone(), repaired: None }))
+                });
+                seeds.expect_location().returning(|| "/data/seed.json".into());
+                let handoff_text = format!("# Handoff\n\n## In Progress\n{}", handoff.join("\n- "));
+                let mut handoffs = MockHandoffStore::new();
+                handoffs.expect_list().returning(|_| Ok(vec![entry("s0", 5)]));
+                handoffs.expect_read().returning(move |_| Ok(handoff_text.clone()));
+                let service = with_handoffs(seeds, no_state(), MockTranscriptReader::new(), handoffs);
+                let mut request = request(Mode::Full, Some(StartSource::Startup), false);
+                request.budget_chars = budget;
+                request.instructions = instructions;
+                let context = compose(&service, request);
+                let length = context.text.chars().count();
+                prop_assert!(length <= budget.min(HARD_CAP_CHARS), "{length} > {budget}");
+            }
+        }
     }
 }

@@ -1,11 +1,14 @@
 //! Integration tests: the real `carryover` binary in a hermetic environment, on real files and
 //! real git. One test binary, so everything links once.
 
+mod budget;
 mod commands;
 mod compaction;
 mod embedder;
 mod handoff;
 mod install;
+mod model_standin;
+mod real_client;
 mod repair;
 mod retrieval;
 mod review;

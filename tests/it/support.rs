@@ -62,6 +62,20 @@ impl Hermetic {
         command
     }
 
+    /// `program` (an agent) in this environment with the real clock, as an agent runs
+    /// carryover's hooks: they inherit everything but `CARRYOVER_NOW`.
+    pub fn agent(&self, program: &Path, cwd: &Path) -> StdCommand {
+        let mut command = StdCommand::new(program);
+        command.current_dir(cwd);
+        command.env_clear();
+        for (key, value) in self.variables() {
+            if key != "CARRYOVER_NOW" {
+                command.env(key, value);
+            }
+        }
+        command
+    }
+
     fn apply(&self, command: &mut Command) {
         // The working directory decides the project; the test's own checkout must not leak in.
         command.current_dir(self.home());

@@ -1,0 +1,199 @@
+//! End to end with the real Claude Code client: installed from the npm registry, wired by
+//! `carryover install`, talking to a stand-in of the model API, so the assertions are on what
+//! actually reached the model. Skipped, loudly, when the client cannot be installed; `.ci/run`
+//! installs it and sets `CARRYOVER_E2E_REQUIRED=1`, which turns a skip into a failure.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command as StdCommand;
+
+use serde_json::Value;
+
+use crate::model_standin::ModelStandIn;
+use crate::support::Hermetic;
+
+/// The client version the fixtures were captured with.
+const CLIENT_VERSION: &str = "2.1.328";
+
+#[test]
+fn the_real_client_receives_identity_learnings_handoff_compaction_and_reset() {
+    let client = match claude_client() {
+        Ok(client) => client,
+        Err(why) if std::env::var_os("CARRYOVER_E2E_REQUIRED").is_some() => {
+            panic!("the real-client test is required here but cannot run: {why}")
+        }
+        Err(why) => {
+            // Written past the test harness's capture, so a skip is never silent.
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "\n*** SKIPPED the real-client end-to-end test: {why} ***\n"
+            );
+            return;
+        }
+    };
+    let env = Hermetic::new();
+    env.init();
+    env.carryover()
+        .args([
+            "learn",
+            "pattern",
+            "Retry budgets for the HTTP client stay below five attempts",
+        ])
+        .assert()
+        .success();
+    let project = env.home().join("shop-api");
+    fs_err::create_dir_all(&project).unwrap();
+    git(&project, &["init", "-q"]);
+    git(
+        &project,
+        &[
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "Add retry budget to the HTTP client",
+        ],
+    );
+    env.carryover()
+        .arg("install")
+        .arg("--binary")
+        .arg(assert_cmd::cargo::cargo_bin!("carryover"))
+        .assert()
+        .success();
+    let model = ModelStandIn::start();
+    let claude = |args: &[&str]| -> Value {
+        let output = env
+            .agent(&client, &project)
+            .args(["-p"])
+            .args(args)
+            .args(["--output-format", "json"])
+            .env("ANTHROPIC_BASE_URL", model.base_url())
+            .env("ANTHROPIC_API_KEY", "sk-ant-standin")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .output()
+            .expect("run claude");
+        assert!(
+            output.status.success(),
+            "claude {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        serde_json::from_slice(&output.stdout).expect("claude printed JSON")
+    };
+    let session_of = |result: &Value| result["session_id"].as_str().unwrap().to_owned();
+
+    // A new session: identity, the relevant learning, and a reset notice reach the model.
+    let first = claude(&["Add a retry budget to the HTTP client"]);
+    let sent = model.take_messages().join("\n");
+    assert!(sent.contains("Identity: Juno (serving Mara)"), "{sent}");
+    assert!(sent.contains("pattern: Retry budgets for the HTTP client stay below five attempts"));
+    assert!(sent.contains("<session-reset>"));
+    let first_id = session_of(&first);
+    claude(&["Which tests cover it?", "--resume", &first_id]);
+    model.take_messages();
+
+    // The next session receives the handoff the first one left at its end.
+    let second = claude(&["What is left to do?"]);
+    let sent = model.take_messages().join("\n");
+    assert!(
+        sent.contains("Handoff from the previous session (just now, ")
+            && sent.contains(&format!("session {}", &first_id[..8])),
+        "{sent}"
+    );
+    assert!(sent.contains("Add a retry budget to the HTTP client"));
+    let second_id = session_of(&second);
+
+    // After /compact, the next request carries the compaction notice with tier and fill.
+    claude(&["/compact", "--resume", &second_id]);
+    model.take_messages();
+    claude(&["Carry on", "--resume", &second_id]);
+    let sent = model.take_messages().join("\n");
+    assert!(
+        sent.contains(r#"<compaction-notice tier=\"WARNING\" fill=\"0.72\">"#),
+        "{sent}"
+    );
+
+    // After /clear, a new session whose first request carries the reset, not the notice.
+    let cleared = claude(&["/clear", "--resume", &second_id]);
+    let cleared_id = session_of(&cleared);
+    assert_ne!(cleared_id, second_id, "/clear starts a new session");
+    claude(&["Start over", "--resume", &cleared_id]);
+    let sent = model.take_messages().join("\n");
+    assert!(sent.contains("<session-reset>"), "{sent}");
+    assert!(!sent.contains("compaction-notice"), "{sent}");
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let status = StdCommand::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+/// The Claude Code executable: `CARRYOVER_E2E_CLAUDE`, else installed once from the npm
+/// registry into the target directory (the package ships a native binary per platform).
+fn claude_client() -> Result<PathBuf, String> {
+    if let Some(path) = std::env::var_os("CARRYOVER_E2E_CLAUDE") {
+        let path = PathBuf::from(path);
+        return is_client(&path)
+            .then_some(path.clone())
+            .ok_or_else(|| format!("{} is not Claude Code {CLIENT_VERSION}", path.display()));
+    }
+    let prefix =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("claude-code-{CLIENT_VERSION}"));
+    if let Some(found) = native_binary(&prefix) {
+        return Ok(found);
+    }
+    let installed = StdCommand::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--prefix"])
+        .arg(&prefix)
+        .arg(format!("@anthropic-ai/claude-code@{CLIENT_VERSION}"))
+        .output()
+        .map_err(|error| format!("npm is not available ({error})"))?;
+    if !installed.status.success() {
+        return Err(format!(
+            "npm install failed: {}",
+            String::from_utf8_lossy(&installed.stderr).trim()
+        ));
+    }
+    native_binary(&prefix).ok_or_else(|| {
+        format!(
+            "no Claude Code {CLIENT_VERSION} binary for this platform under {}",
+            prefix.display()
+        )
+    })
+}
+
+/// The platform package's binary (`@anthropic-ai/claude-code-<platform>/claude`), which the
+/// wrapper package would copy into place in a postinstall script that npm may not run.
+fn native_binary(prefix: &Path) -> Option<PathBuf> {
+    let scope = prefix.join("node_modules/@anthropic-ai");
+    let mut candidates: Vec<PathBuf> = fs_err::read_dir(&scope)
+        .ok()?
+        .flatten()
+        .filter(|entry| {
+            entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with("claude-code-")
+        })
+        .map(|entry| entry.path().join("claude"))
+        .collect();
+    candidates.push(scope.join("claude-code/bin/claude.exe"));
+    candidates.into_iter().find(|path| is_client(path))
+}
+
+fn is_client(path: &Path) -> bool {
+    StdCommand::new(path)
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| {
+            out.status.success() && String::from_utf8_lossy(&out.stdout).contains(CLIENT_VERSION)
+        })
+}
