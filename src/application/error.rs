@@ -2,6 +2,7 @@
 
 use crate::domain::{
     EmbedError, FlagError, IndexError, RuleError, SeedError, SettingsError, TemplateError,
+    TranscriptError,
 };
 
 /// Why a use case did not complete.
@@ -25,6 +26,9 @@ pub enum AppError {
     /// Reading a template or the trust list failed.
     #[error(transparent)]
     Template(#[from] TemplateError),
+    /// A transcript named on the command line could not be read.
+    #[error(transparent)]
+    Transcript(TranscriptError),
     /// An agent's settings file could not be read, understood or written.
     #[error(transparent)]
     Settings(#[from] SettingsError),

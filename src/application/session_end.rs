@@ -6,8 +6,13 @@ use std::sync::Arc;
 use crate::domain::ChangeReason;
 use crate::domain::handoff::{build_handoff, read_handoff};
 use crate::domain::ports::{
-    Clock, DigestScope, HandoffStore, ProjectContext, SeedRepository, TranscriptReader,
+    Clock, DigestScope, Embedder, EmbeddingIndex, HandoffStore, ProjectContext, SeedRepository,
+    TranscriptReader,
 };
+use crate::domain::seed::Proposal;
+use crate::domain::transcript::SessionDigest;
+
+use super::{LearningProposals, ProposalSettings, add_proposals};
 use crate::domain::project::SlugStyle;
 use crate::domain::session_id::SessionId;
 
@@ -46,6 +51,8 @@ pub struct SessionEndRequest {
     pub cwd: PathBuf,
     /// Handoff settings.
     pub settings: HandoffSettings,
+    /// Proposal extraction settings.
+    pub proposals: ProposalSettings,
 }
 
 /// What session-end did.
@@ -55,63 +62,100 @@ pub struct SessionEndOutcome {
     pub handoff: Option<PathBuf>,
     /// Why none was written, if none was.
     pub skipped: Option<String>,
+    /// Learnings proposed from the session.
+    pub proposals: usize,
     /// What went wrong without stopping it.
     pub warnings: Vec<String>,
 }
 
-/// Writes handoffs and records the last session. Never fails: problems become warnings.
-pub struct SessionEnd<H, T, P, S> {
+/// Writes handoffs, proposes learnings from what the user said, and records the last
+/// session. Never fails: problems become warnings.
+pub struct SessionEnd<H, T, P, S, E, I> {
     handoffs: H,
     transcripts: T,
     projects: P,
     seeds: S,
+    proposals: LearningProposals<E, I>,
     clock: Arc<dyn Clock>,
 }
 
-impl<H: HandoffStore, T: TranscriptReader, P: ProjectContext, S: SeedRepository>
-    SessionEnd<H, T, P, S>
+impl<H, T, P, S, E, I> SessionEnd<H, T, P, S, E, I>
+where
+    H: HandoffStore,
+    T: TranscriptReader,
+    P: ProjectContext,
+    S: SeedRepository,
+    E: Embedder,
+    I: EmbeddingIndex,
 {
     /// A service over the given ports.
-    pub fn new(handoffs: H, transcripts: T, projects: P, seeds: S, clock: Arc<dyn Clock>) -> Self {
+    pub fn new(
+        handoffs: H,
+        transcripts: T,
+        projects: P,
+        seeds: S,
+        proposals: LearningProposals<E, I>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
         Self {
             handoffs,
             transcripts,
             projects,
             seeds,
+            proposals,
             clock,
         }
     }
 
-    /// Handles the end of a session.
+    /// Handles the end of a session: one read of the transcript serves the proposals and the
+    /// handoff, and one seed commit records the last session with any proposals.
     pub async fn end(&self, request: SessionEndRequest) -> SessionEndOutcome {
         let mut outcome = SessionEndOutcome {
             handoff: None,
             skipped: None,
+            proposals: 0,
             warnings: Vec::new(),
         };
         let project = self.projects.project(&request.cwd).await;
-        let now = self.clock.now();
-        self.record_last_session(&request.session_id, &project.name, &mut outcome.warnings)
+        let wanted = request.settings.enabled || request.proposals.enabled;
+        let digest = match (&request.transcript, wanted) {
+            (Some(transcript), true) => {
+                match self
+                    .transcripts
+                    .digest(transcript, DigestScope::Whole)
+                    .await
+                {
+                    Ok(digest) => Some(digest),
+                    Err(error) => {
+                        outcome.warnings.push(error.to_string());
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
+        let proposals = match &digest {
+            Some(digest) => self.propose(&request, digest, &mut outcome.warnings).await,
+            None => Vec::new(),
+        };
+        outcome.proposals = self
+            .record_last_session(
+                &request.session_id,
+                &project.name,
+                proposals,
+                &mut outcome.warnings,
+            )
             .await;
         if !request.settings.enabled {
             outcome.skipped = Some("handoffs are disabled".to_owned());
             return outcome;
         }
-        let Some(transcript) = &request.transcript else {
-            outcome.skipped = Some("no transcript_path in the payload".to_owned());
+        let Some(digest) = digest else {
+            outcome.skipped = Some(match request.transcript {
+                None => "no transcript_path in the payload".to_owned(),
+                Some(_) => "the transcript could not be read".to_owned(),
+            });
             return outcome;
-        };
-        let digest = match self
-            .transcripts
-            .digest(transcript, DigestScope::Whole)
-            .await
-        {
-            Ok(digest) => digest,
-            Err(error) => {
-                outcome.warnings.push(error.to_string());
-                outcome.skipped = Some("the transcript could not be read".to_owned());
-                return outcome;
-            }
         };
         if digest.user_turns < request.settings.min_turns {
             outcome.skipped = Some(format!(
@@ -125,7 +169,7 @@ impl<H: HandoffStore, T: TranscriptReader, P: ProjectContext, S: SeedRepository>
             request.session_id.as_str(),
             &project.name,
             &project.root,
-            now,
+            self.clock.now(),
         );
         let slug = project.slug(request.settings.slug_style);
         match self.handoffs.read_session(&slug, &request.session_id).await {
@@ -147,15 +191,53 @@ impl<H: HandoffStore, T: TranscriptReader, P: ProjectContext, S: SeedRepository>
         outcome
     }
 
+    /// The proposals the session's user messages yield; the seed is read only when a
+    /// candidate clears the floor, which most sessions' messages do not.
+    async fn propose(
+        &self,
+        request: &SessionEndRequest,
+        digest: &SessionDigest,
+        warnings: &mut Vec<String>,
+    ) -> Vec<Proposal> {
+        let settings = request.proposals;
+        let worth_it = LearningProposals::<E, I>::worth_a_look(&digest.user_requests, settings);
+        if !settings.enabled || !worth_it {
+            return Vec::new();
+        }
+        let seed = match self.seeds.load().await {
+            Ok(Some(loaded)) => loaded.seed,
+            Ok(None) => return Vec::new(),
+            Err(error) => {
+                warnings.push(error.to_string());
+                return Vec::new();
+            }
+        };
+        let extraction = self
+            .proposals
+            .extract(
+                &digest.user_requests,
+                &seed,
+                request.session_id.as_str(),
+                settings,
+            )
+            .await;
+        warnings.extend(extraction.warnings);
+        extraction.proposals
+    }
+
+    /// Records the session as the last one and adds `proposals`, in one commit; returns how
+    /// many proposals were added.
     async fn record_last_session(
         &self,
         session: &SessionId,
         project: &str,
+        proposals: Vec<Proposal>,
         warnings: &mut Vec<String>,
-    ) {
+    ) -> usize {
         let now = self.clock.now();
         let session = session.as_str().to_owned();
         let project = project.to_owned();
+        let ids: Vec<String> = proposals.iter().map(|p| p.id.clone()).collect();
         let result = self
             .seeds
             .update(Box::new(move |current| {
@@ -165,13 +247,22 @@ impl<H: HandoffStore, T: TranscriptReader, P: ProjectContext, S: SeedRepository>
                 seed.state.active_projects.retain(|known| *known != project);
                 seed.state.active_projects.insert(0, project);
                 seed.state.active_projects.truncate(ACTIVE_PROJECTS_KEPT);
-                Ok((seed, ChangeReason::SessionEnd { session }))
+                let proposals = add_proposals(&mut seed, &proposals);
+                Ok((seed, ChangeReason::SessionEnd { session, proposals }))
             }))
             .await;
         match result {
-            Ok(_)
-            | Err(crate::domain::SeedError::Rule(crate::domain::RuleError::NotInitialised)) => {}
-            Err(error) => warnings.push(error.to_string()),
+            Ok(seed) => seed
+                .state
+                .proposals
+                .iter()
+                .filter(|p| ids.contains(&p.id))
+                .count(),
+            Err(crate::domain::SeedError::Rule(crate::domain::RuleError::NotInitialised)) => 0,
+            Err(error) => {
+                warnings.push(error.to_string());
+                0
+            }
         }
     }
 }
@@ -204,12 +295,17 @@ fn rendered_richness(handoff: &crate::domain::handoff::Handoff) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::application::testing::{fixed_clock, project_at};
+    use crate::application::testing::{
+        counting_ids, empty_index, fixed_clock, project_at, word_embedder,
+    };
     use crate::domain::HandoffError;
-    use crate::domain::ports::{MockHandoffStore, MockSeedRepository, MockTranscriptReader};
+    use crate::domain::ports::{
+        MockEmbedder, MockEmbeddingIndex, MockHandoffStore, MockSeedRepository,
+        MockTranscriptReader,
+    };
 
     use crate::domain::seed::{Seed, Timestamp};
-    use crate::domain::transcript::{SessionDigest, TodoItem, TodoStatus};
+    use crate::domain::transcript::{TodoItem, TodoStatus};
     use rstest::rstest;
 
     fn seeds() -> MockSeedRepository {
@@ -253,7 +349,111 @@ mod tests {
             transcript: Some("/t.jsonl".into()),
             cwd: "/home/user/code/shop-api".into(),
             settings,
+            proposals: ProposalSettings::default(),
         }
+    }
+
+    fn proposals() -> LearningProposals<MockEmbedder, MockEmbeddingIndex> {
+        LearningProposals::new(
+            word_embedder(),
+            empty_index(),
+            counting_ids(),
+            fixed_clock(),
+        )
+    }
+
+    /// A transcript whose user states a preference and repeats a rejected proposal.
+    fn opinionated() -> MockTranscriptReader {
+        let mut transcripts = MockTranscriptReader::new();
+        transcripts.expect_digest().returning(|_, _| {
+            Ok(SessionDigest {
+                user_requests: vec![
+                    "Add the retry budget.".into(),
+                    "I prefer table-driven tests with rstest over one function per case.".into(),
+                    "Never squash the history of release branches.".into(),
+                ],
+                user_turns: 3,
+                ..SessionDigest::default()
+            })
+        });
+        transcripts
+    }
+
+    fn seed_with_rejected() -> Seed {
+        let mut seed = Seed::default();
+        seed.state.proposals.push(crate::domain::seed::Proposal {
+            id: "prp_old".into(),
+            kind: crate::domain::seed::LearningKind::Pattern,
+            content: "Never squash the history of release branches".into(),
+            source: "s0".into(),
+            extracted_at: Timestamp::parse("2026-11-01T09:00:00Z").unwrap(),
+            status: crate::domain::seed::ProposalStatus::Rejected,
+            method: Some("rules".into()),
+            confidence: Some(0.8),
+            decided_at: None,
+            extra: Default::default(),
+        });
+        seed
+    }
+
+    #[test]
+    fn proposes_what_the_user_stated_in_the_same_commit_as_the_last_session() {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_load().times(1).returning(|| {
+            Ok(Some(crate::domain::ports::LoadedSeed {
+                seed: seed_with_rejected(),
+                repaired: None,
+            }))
+        });
+        seeds.expect_update().times(1).returning(|edit| {
+            let (seed, reason) = edit(Some(seed_with_rejected()))?;
+            assert_eq!(reason.to_string(), "Session end: s1; propose 1 learning(s)");
+            Ok(seed)
+        });
+        let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_read_session().returning(|_, _| Ok(None));
+        handoffs
+            .expect_write()
+            .returning(|_, _, _| Ok(PathBuf::from("/h")));
+        let service = SessionEnd::new(
+            handoffs,
+            opinionated(),
+            project_at("/home/user/code/shop-api"),
+            seeds,
+            proposals(),
+            fixed_clock(),
+        );
+        let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
+        assert_eq!(
+            outcome.proposals, 1,
+            "the rejected one is not proposed again"
+        );
+        assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
+    }
+
+    #[test]
+    fn proposals_can_be_switched_off() {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_load().never();
+        seeds.expect_update().returning(|edit| {
+            let (seed, reason) = edit(Some(Seed::default()))?;
+            assert_eq!(reason.to_string(), "Session end: s1");
+            Ok(seed)
+        });
+        let service = SessionEnd::new(
+            MockHandoffStore::new(),
+            opinionated(),
+            project_at("/home/user/code/shop-api"),
+            seeds,
+            proposals(),
+            fixed_clock(),
+        );
+        let mut request = request(HandoffSettings {
+            enabled: false,
+            ..HandoffSettings::default()
+        });
+        request.proposals.enabled = false;
+        assert_eq!(pollster::block_on(service.end(request)).proposals, 0);
     }
 
     #[test]
@@ -276,6 +476,7 @@ mod tests {
             transcripts(3),
             project_at("/home/user/code/shop-api"),
             seeds(),
+            proposals(),
             fixed_clock(),
         );
         let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
@@ -298,6 +499,7 @@ mod tests {
             transcripts(turns),
             project_at("/home/user/code/shop-api"),
             seeds(),
+            proposals(),
             fixed_clock(),
         );
         let outcome = pollster::block_on(service.end(request(settings)));
@@ -316,6 +518,7 @@ mod tests {
             transcripts(2),
             project_at("/home/user/code/shop-api"),
             seeds(),
+            proposals(),
             fixed_clock(),
         );
         let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
@@ -340,6 +543,7 @@ mod tests {
             transcripts(4),
             project_at("/home/user/code/shop-api"),
             seeds(),
+            proposals(),
             fixed_clock(),
         );
         assert!(
@@ -364,6 +568,7 @@ mod tests {
             transcripts(2),
             project_at("/home/user/code/shop-api"),
             seeds(),
+            proposals(),
             fixed_clock(),
         );
         let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));

@@ -49,3 +49,32 @@ pub fn empty_index() -> MockEmbeddingIndex {
     index.expect_save().never();
     index
 }
+
+/// An embedder that gives each distinct normalised text its own direction, so texts are
+/// similar exactly when they say the same words, whatever the case and punctuation.
+pub fn word_embedder() -> MockEmbedder {
+    let mut embedder = MockEmbedder::new();
+    embedder.expect_model_id().returning(|| "words".into());
+    embedder.expect_embed().returning(|texts| {
+        Ok(texts
+            .iter()
+            .map(|text| {
+                let key = crate::domain::extraction::normalised(text);
+                let slot = crate::domain::retrieval::content_hash(&key) % 251;
+                (0..251).map(|i| f32::from(u8::from(i == slot))).collect()
+            })
+            .collect())
+    });
+    embedder
+}
+
+/// Ids `<prefix>1`, `<prefix>2`, … in order.
+pub fn counting_ids() -> Arc<dyn crate::domain::ports::IdGenerator> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut ids = crate::domain::ports::MockIdGenerator::new();
+    ids.expect_next_id().returning(move |prefix| {
+        let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        format!("{prefix}{n}")
+    });
+    Arc::new(ids)
+}

@@ -33,10 +33,20 @@ pub enum ChangeReason {
         /// Its id.
         id: String,
     },
-    /// A session ended: the last session and active projects changed.
+    /// A session ended: the last session and active projects changed, and learnings may
+    /// have been proposed from what the user said.
     SessionEnd {
         /// The session.
         session: String,
+        /// Learnings proposed from it.
+        proposals: usize,
+    },
+    /// Learnings were proposed from a transcript (`proposals extract`).
+    Propose {
+        /// The session they came from.
+        session: String,
+        /// How many.
+        proposals: usize,
     },
     /// A corrupt seed was restored from history.
     Repair {
@@ -54,7 +64,16 @@ impl fmt::Display for ChangeReason {
                 write!(f, "Init: {ai_name} serving {principal}")
             }
             Self::Learn { kind, id } => write!(f, "Learn: add {kind} {id}"),
-            Self::SessionEnd { session } => write!(f, "Session end: {session}"),
+            Self::SessionEnd {
+                session,
+                proposals: 0,
+            } => write!(f, "Session end: {session}"),
+            Self::SessionEnd { session, proposals } => {
+                write!(f, "Session end: {session}; propose {proposals} learning(s)")
+            }
+            Self::Propose { session, proposals } => {
+                write!(f, "Propose: {proposals} learning(s) from session {session}")
+            }
             Self::Review { accepted, rejected } => {
                 write!(
                     f,
@@ -81,6 +100,9 @@ mod tests {
     #[rstest]
     #[case(ChangeReason::Init { ai_name: "Juno".into(), principal: "Mara".into() }, "Init: Juno serving Mara")]
     #[case(ChangeReason::Learn { kind: LearningKind::SelfKnowledge, id: "slf_1".into() }, "Learn: add self_knowledge slf_1")]
+    #[case(ChangeReason::SessionEnd { session: "s1".into(), proposals: 0 }, "Session end: s1")]
+    #[case(ChangeReason::SessionEnd { session: "s1".into(), proposals: 2 }, "Session end: s1; propose 2 learning(s)")]
+    #[case(ChangeReason::Propose { session: "s1".into(), proposals: 3 }, "Propose: 3 learning(s) from session s1")]
     #[case(ChangeReason::Repair { from_commit: "abc1234".into(), problem: "not JSON".into() }, "Repair: restore seed.json from abc1234 (not JSON)")]
     fn commit_messages_say_what_changed(#[case] reason: ChangeReason, #[case] message: &str) {
         assert_eq!(reason.to_string(), message);

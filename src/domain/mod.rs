@@ -6,6 +6,7 @@ pub mod change_reason;
 pub mod compaction;
 pub mod context;
 pub mod error;
+pub mod extraction;
 pub mod flags;
 pub mod format;
 pub mod front_matter;

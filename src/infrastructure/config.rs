@@ -24,6 +24,8 @@ pub struct Config {
     pub retrieval: RetrievalConfig,
     /// Which embedder ranks learnings.
     pub embedder: EmbedderConfig,
+    /// Learnings proposed from sessions.
+    pub proposals: ProposalsConfig,
     /// Global feature flags.
     pub feature_flags: BTreeMap<String, FlagValue>,
     /// Per-project settings, by project slug.
@@ -84,6 +86,31 @@ impl Default for RetrievalConfig {
         Self {
             top_n: 5,
             floor: None,
+        }
+    }
+}
+
+/// `[proposals]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ProposalsConfig {
+    /// Propose learnings from what the user said, at session end.
+    pub enabled: bool,
+    /// Proposals one session may add at most.
+    pub max_per_session: usize,
+    /// Confidence a candidate needs, in [0, 1].
+    pub floor: f64,
+    /// Built-in model similarity at or above which a candidate repeats a known learning.
+    pub duplicate_similarity: f32,
+}
+
+impl Default for ProposalsConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            max_per_session: 5,
+            floor: 0.65,
+            duplicate_similarity: 0.8,
         }
     }
 }

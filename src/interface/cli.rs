@@ -128,6 +128,21 @@ pub enum ProposalsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Propose learnings from a transcript's user messages, as a session end does.
+    Extract {
+        /// The session transcript (Claude Code JSONL).
+        #[arg(long, value_name = "FILE")]
+        transcript: PathBuf,
+        /// The session the proposals come from (default: the transcript's file name).
+        #[arg(long, value_name = "ID")]
+        session_id: Option<String>,
+        /// Show what would be proposed, and what was left out and why; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
     /// One proposal in full.
     Show {
         /// The start of its id (`Q4mZ8` or `prp_Q4mZ8`).

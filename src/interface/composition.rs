@@ -5,8 +5,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::application::{
-    HandoffSettings, InstructionQueue, ListenerRegistry, RetrievalSettings, SessionContextService,
-    StartupInstructionListener, StartupReport, WindowSettings,
+    HandoffSettings, InstructionQueue, LearningProposals, ListenerRegistry, ProposalSettings,
+    RetrievalSettings, SessionContextService, StartupInstructionListener, StartupReport,
+    WindowSettings,
 };
 use crate::domain::context::Mode;
 use crate::domain::ports::{Clock, IdGenerator};
@@ -207,6 +208,29 @@ impl App {
             min_turns: self.config.handoff.min_turns,
             slug_style: self.slug_style(),
         }
+    }
+
+    /// Proposal extraction settings from `[proposals]`.
+    pub fn proposal_settings(&self) -> ProposalSettings {
+        let proposals = &self.config.proposals;
+        ProposalSettings {
+            enabled: proposals.enabled,
+            max_per_session: proposals.max_per_session,
+            floor: proposals.floor.clamp(0.0, 1.0),
+            duplicate_similarity: proposals.duplicate_similarity,
+        }
+    }
+
+    /// The proposal extractor over the configured embedder and the index.
+    pub fn learning_proposals(
+        &self,
+    ) -> LearningProposals<ConfiguredEmbedder, BinaryEmbeddingIndex> {
+        LearningProposals::new(
+            self.embedder(),
+            self.index(),
+            self.ids(),
+            self.clock.clone(),
+        )
     }
 
     /// How the context window and tiers are chosen.

@@ -76,6 +76,7 @@ impl From<AppError> for CliError {
                 Some("use --scope user or --scope project"),
             ),
             AppError::Settings(settings) => Self::failed(settings.to_string(), None),
+            AppError::Transcript(transcript) => Self::refused(transcript.to_string(), None),
             AppError::Index(index) => Self::failed(
                 index.to_string(),
                 Some("remove the file and run `carryover index`"),

@@ -5,6 +5,7 @@ mod budget;
 mod commands;
 mod compaction;
 mod embedder;
+mod extraction;
 mod handoff;
 mod install;
 mod model_standin;

@@ -1,12 +1,13 @@
-//! `carryover proposals list|show|accept|reject|review`.
+//! `carryover proposals list|show|accept|reject|review|extract`.
 
 use std::io::{BufRead, IsTerminal, Write};
 
 use serde_json::json;
 
-use crate::application::{Decision, Review, ReviewOutcome};
+use crate::application::{Decision, Dropped, ProposeFromTranscript, Review, ReviewOutcome};
 use crate::domain::format::short_ids;
 use crate::domain::seed::Proposal;
+use crate::infrastructure::ClaudeTranscriptReader;
 use crate::interface::cli::ProposalsCommand;
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
@@ -71,8 +72,97 @@ pub fn proposals(command: &ProposalsCommand, app: &App) -> Result<(), CliError> 
                 .collect(),
         )?,
         ProposalsCommand::Review => interactive(app, &review)?,
+        ProposalsCommand::Extract {
+            transcript,
+            session_id,
+            dry_run,
+            json,
+        } => extract(app, transcript, session_id.as_deref(), *dry_run, *json)?,
     }
     Ok(())
+}
+
+/// `proposals extract`: the transcript's proposals, written unless `dry_run`.
+fn extract(
+    app: &App,
+    transcript: &std::path::Path,
+    session: Option<&str>,
+    dry_run: bool,
+    json: bool,
+) -> Result<(), CliError> {
+    let session = match session {
+        Some(id) => crate::domain::session_id::SessionId::parse(id)
+            .map_err(|error| CliError::refused(format!("--session-id: {error}"), None))?
+            .as_str()
+            .to_owned(),
+        None => transcript
+            .file_stem()
+            .map(|stem| stem.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "transcript".to_owned()),
+    };
+    let service = ProposeFromTranscript::new(
+        ClaudeTranscriptReader,
+        app.seeds(COMMAND_LOCK_WAIT),
+        app.learning_proposals(),
+    );
+    let (extraction, added) =
+        pollster::block_on(service.run(transcript, &session, app.proposal_settings(), dry_run))?;
+    for warning in &extraction.warnings {
+        eprintln!("carryover: {warning}");
+    }
+    if json {
+        let dropped: Vec<_> = extraction
+            .dropped
+            .iter()
+            .map(|(candidate, why)| {
+                json!({
+                    "type": candidate.kind.as_str(),
+                    "content": candidate.text,
+                    "confidence": candidate.confidence,
+                    "reason": dropped_reason(why),
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({
+                "dry_run": dry_run,
+                "proposals": extraction.proposals.iter().map(to_json).collect::<Vec<_>>(),
+                "added": added,
+                "dropped": dropped,
+            })
+        );
+        return Ok(());
+    }
+    if extraction.proposals.is_empty() {
+        println!("Nothing to propose from {}.", transcript.display());
+    }
+    for proposal in &extraction.proposals {
+        println!(
+            "{:<14} ({:.2}) {}",
+            proposal.kind.as_str(),
+            proposal.confidence.unwrap_or_default(),
+            proposal.content
+        );
+    }
+    for (candidate, why) in &extraction.dropped {
+        println!("  left out ({}): {}", dropped_reason(why), candidate.text);
+    }
+    if dry_run {
+        println!("Dry run: nothing was written.");
+    } else if added > 0 {
+        println!("Proposed {added}; review with `carryover proposals review`.");
+    }
+    Ok(())
+}
+
+fn dropped_reason(why: &Dropped) -> String {
+    match why {
+        Dropped::BelowFloor => "below the confidence floor".to_owned(),
+        Dropped::SameText(id) => format!("same text as {id}"),
+        Dropped::Similar(id, similarity) => format!("similar to {id} ({similarity:.2})"),
+        Dropped::OverCap => "over the per-session cap".to_owned(),
+    }
 }
 
 fn detail(proposal: &Proposal) -> String {

@@ -1,4 +1,4 @@
-//! `carryover hook session-end`: write the handoff; print nothing.
+//! `carryover hook session-end`: write the handoff and propose learnings; print nothing.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -28,6 +28,7 @@ pub fn session_end(env: Environment) -> ExitCode {
             ClaudeTranscriptReader,
             FsProjectContext,
             app.seeds(SESSION_END_LOCK_WAIT),
+            app.learning_proposals(),
             app.clock.clone(),
         );
         let outcome = pollster::block_on(service.end(SessionEndRequest {
@@ -35,6 +36,7 @@ pub fn session_end(env: Environment) -> ExitCode {
             transcript: input.transcript_path.clone(),
             cwd: app.cwd(input.cwd.as_deref()),
             settings: app.handoff_settings(),
+            proposals: app.proposal_settings(),
         }));
         diagnostics.extend(outcome.warnings);
     })

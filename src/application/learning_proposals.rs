@@ -1,0 +1,442 @@
+//! Learnings proposed from a session's user messages: the phrase rules' candidates, kept when
+//! confident enough, new (not the text of any learning or proposal, rejected ones included,
+//! nor too similar to one) and within the per-session cap.
+
+use std::sync::Arc;
+
+use crate::domain::extraction::{Candidate, candidates_from, normalised};
+use crate::domain::ports::{Clock, Embedder, EmbeddingIndex, IdGenerator};
+use crate::domain::retrieval::{StoredVectors, content_hash};
+use crate::domain::seed::{Proposal, ProposalStatus, Seed};
+
+/// How a proposal records that the phrase rules found it.
+pub const METHOD: &str = "rules";
+
+/// Extraction settings (`[proposals]` in the configuration).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProposalSettings {
+    /// Propose learnings at session end at all.
+    pub enabled: bool,
+    /// Proposals one session may add at most.
+    pub max_per_session: usize,
+    /// Confidence a candidate needs (tuned on the dev set: 0.65 keeps every family's
+    /// confident forms and the weaker habitual facts).
+    pub floor: f64,
+    /// Built-in model cosine at or above which a candidate repeats an existing learning or
+    /// proposal (near-duplicates measured 0.81–1.00, distinct ones at most 0.53).
+    pub duplicate_similarity: f32,
+}
+
+impl Default for ProposalSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            max_per_session: 5,
+            floor: 0.65,
+            duplicate_similarity: 0.8,
+        }
+    }
+}
+
+/// Why a candidate was not proposed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dropped {
+    /// Less confident than the floor.
+    BelowFloor,
+    /// A learning or proposal with the same text exists (its id).
+    SameText(String),
+    /// A learning or proposal says nearly the same (its id, the cosine).
+    Similar(String, f32),
+    /// The session's cap was reached.
+    OverCap,
+}
+
+/// What extraction found.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Extraction {
+    /// New pending proposals, most confident first.
+    pub proposals: Vec<Proposal>,
+    /// The candidates left out, and why.
+    pub dropped: Vec<(Candidate, Dropped)>,
+    /// What went wrong without stopping it (an embedder that did not answer).
+    pub warnings: Vec<String>,
+}
+
+/// Finds proposals in user messages.
+pub struct LearningProposals<E, I> {
+    embedder: E,
+    index: I,
+    ids: Arc<dyn IdGenerator>,
+    clock: Arc<dyn Clock>,
+}
+
+impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
+    /// A service over the given ports.
+    pub fn new(embedder: E, index: I, ids: Arc<dyn IdGenerator>, clock: Arc<dyn Clock>) -> Self {
+        Self {
+            embedder,
+            index,
+            ids,
+            clock,
+        }
+    }
+
+    /// Whether any candidate in `messages` clears the floor: cheap, and false for most
+    /// sessions, so that the seed and the embedder are only consulted when it is true.
+    pub fn worth_a_look(messages: &[String], settings: ProposalSettings) -> bool {
+        candidates_from(messages)
+            .iter()
+            .any(|candidate| candidate.confidence >= settings.floor)
+    }
+
+    /// The proposals `messages` (one session's user messages, oldest first) yield against
+    /// what `seed` already holds; `session` becomes each proposal's source.
+    pub async fn extract(
+        &self,
+        messages: &[String],
+        seed: &Seed,
+        session: &str,
+        settings: ProposalSettings,
+    ) -> Extraction {
+        let mut extraction = Extraction::default();
+        let known: Vec<(String, &str)> = known_texts(seed)
+            .map(|(id, text)| (normalised(text), id))
+            .collect();
+        let mut kept: Vec<Candidate> = Vec::new();
+        for candidate in candidates_from(messages) {
+            if candidate.confidence < settings.floor {
+                extraction.dropped.push((candidate, Dropped::BelowFloor));
+                continue;
+            }
+            let text = normalised(&candidate.text);
+            match known.iter().find(|(known, _)| *known == text) {
+                Some((_, id)) => {
+                    let id = (*id).to_owned();
+                    extraction.dropped.push((candidate, Dropped::SameText(id)));
+                }
+                None => kept.push(candidate),
+            }
+        }
+        if !kept.is_empty() {
+            kept = self
+                .drop_similar(kept, seed, settings, &mut extraction)
+                .await;
+        }
+        let now = self.clock.now();
+        for (rank, candidate) in kept.into_iter().enumerate() {
+            if rank >= settings.max_per_session {
+                extraction.dropped.push((candidate, Dropped::OverCap));
+                continue;
+            }
+            extraction.proposals.push(Proposal {
+                id: self.ids.next_id("prp_"),
+                kind: candidate.kind,
+                content: candidate.text,
+                source: session.to_owned(),
+                extracted_at: now,
+                status: ProposalStatus::Pending,
+                method: Some(METHOD.to_owned()),
+                confidence: Some((candidate.confidence * 100.0).round() / 100.0),
+                decided_at: None,
+                extra: Default::default(),
+            });
+        }
+        extraction
+    }
+
+    /// Keeps the candidates no existing learning or proposal (nor an earlier candidate) says
+    /// nearly the same as. Stored vectors serve the learnings; the rest are embedded in one
+    /// call. When the embedder fails, only exact duplicates were dropped (and a warning says
+    /// so).
+    async fn drop_similar(
+        &self,
+        candidates: Vec<Candidate>,
+        seed: &Seed,
+        settings: ProposalSettings,
+        extraction: &mut Extraction,
+    ) -> Vec<Candidate> {
+        let stored = self
+            .index
+            .load(&self.embedder.model_id())
+            .await
+            .unwrap_or_default();
+        let known: Vec<(&str, &str)> = known_texts(seed).collect();
+        let slots: Vec<Option<usize>> = known
+            .iter()
+            .map(|(id, text)| stored.find_current(id, content_hash(text)))
+            .collect();
+        let mut texts: Vec<String> = candidates.iter().map(|c| c.text.clone()).collect();
+        texts.extend(
+            known
+                .iter()
+                .zip(&slots)
+                .filter(|(_, slot)| slot.is_none())
+                .map(|((_, text), _)| (*text).to_owned()),
+        );
+        let vectors = match self.embedder.embed(&texts).await {
+            Ok(vectors) if vectors.len() == texts.len() => vectors,
+            Ok(_) => {
+                extraction
+                    .warnings
+                    .push("the embedder returned the wrong number of vectors".into());
+                return candidates;
+            }
+            Err(error) => {
+                extraction.warnings.push(format!(
+                    "{error}; proposals were checked for exact duplicates only"
+                ));
+                return candidates;
+            }
+        };
+        let (candidate_vectors, fresh) = vectors.split_at(candidates.len());
+        let mut fresh = fresh.iter();
+        let known_vectors: Vec<KnownVector<'_>> = slots
+            .iter()
+            .map(|slot| match slot {
+                Some(slot) => KnownVector::Stored(*slot),
+                None => KnownVector::Fresh(fresh.next().expect("one vector per unstored text")),
+            })
+            .collect();
+        let mut kept: Vec<(Candidate, &[f32])> = Vec::new();
+        for (candidate, vector) in candidates.into_iter().zip(candidate_vectors) {
+            let closest_known = known
+                .iter()
+                .zip(&known_vectors)
+                .map(|((id, _), known)| ((*id).to_owned(), known.similarity(&stored, vector)))
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            let closest_kept = kept
+                .iter()
+                .map(|(other, other_vector)| (other.text.clone(), dot(other_vector, vector)))
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            let closest = [closest_known, closest_kept]
+                .into_iter()
+                .flatten()
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            match closest {
+                Some((id, similarity)) if similarity >= settings.duplicate_similarity => {
+                    extraction
+                        .dropped
+                        .push((candidate, Dropped::Similar(id, similarity)));
+                }
+                _ => kept.push((candidate, vector)),
+            }
+        }
+        kept.into_iter().map(|(candidate, _)| candidate).collect()
+    }
+}
+
+/// An existing learning's or proposal's vector: in the index, or embedded just now.
+enum KnownVector<'a> {
+    Stored(usize),
+    Fresh(&'a [f32]),
+}
+
+impl KnownVector<'_> {
+    fn similarity(&self, stored: &StoredVectors, vector: &[f32]) -> f32 {
+        match self {
+            Self::Stored(slot) => stored.similarity(*slot, vector),
+            Self::Fresh(known) => dot(known, vector),
+        }
+    }
+}
+
+/// Every learning (confirmed or not) and every proposal (whatever its status: a rejected one
+/// must not come back), as (id, text).
+fn known_texts(seed: &Seed) -> impl Iterator<Item = (&str, &str)> {
+    seed.learned
+        .iter()
+        .map(|(_, l)| (l.id.as_str(), l.content.as_str()))
+        .chain(
+            seed.state
+                .proposals
+                .iter()
+                .map(|p| (p.id.as_str(), p.content.as_str())),
+        )
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    if a.len() != b.len() {
+        return 0.0;
+    }
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Adds to `seed` those of `proposals` whose text it does not hold yet (another process may
+/// have added one since extraction looked); returns how many were added.
+pub fn add_proposals(seed: &mut Seed, proposals: &[Proposal]) -> usize {
+    let mut added = 0;
+    for proposal in proposals {
+        let text = normalised(&proposal.content);
+        if known_texts(seed).any(|(_, known)| normalised(known) == text) {
+            continue;
+        }
+        seed.state.proposals.push(proposal.clone());
+        added += 1;
+    }
+    added
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::application::testing::{counting_ids, empty_index, fixed_clock, word_embedder};
+    use crate::domain::EmbedError;
+    use crate::domain::ports::{MockEmbedder, MockEmbeddingIndex};
+    use crate::domain::seed::{LearningKind, decode_seed};
+
+    fn seed() -> Seed {
+        decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap()
+    }
+
+    fn service(embedder: MockEmbedder) -> LearningProposals<MockEmbedder, MockEmbeddingIndex> {
+        LearningProposals::new(embedder, empty_index(), counting_ids(), fixed_clock())
+    }
+
+    fn messages(texts: &[&str]) -> Vec<String> {
+        texts.iter().map(|t| (*t).to_owned()).collect()
+    }
+
+    #[test]
+    fn proposals_carry_the_method_the_session_and_a_rounded_confidence() {
+        let found = pollster::block_on(service(word_embedder()).extract(
+            &messages(&["I prefer early returns over nested if blocks."]),
+            &seed(),
+            "s1",
+            ProposalSettings::default(),
+        ));
+        let proposal = &found.proposals[0];
+        assert_eq!(
+            proposal.content,
+            "Prefers early returns over nested if blocks."
+        );
+        assert_eq!(proposal.kind, LearningKind::Pattern);
+        assert_eq!(proposal.method.as_deref(), Some(METHOD));
+        assert_eq!(proposal.source, "s1");
+        assert_eq!(proposal.confidence, Some(0.85));
+        assert_eq!(proposal.status, ProposalStatus::Pending);
+        assert_eq!(proposal.id, "prp_1");
+    }
+
+    #[test]
+    fn at_most_the_cap_most_confident_first() {
+        let settings = ProposalSettings {
+            max_per_session: 2,
+            ..ProposalSettings::default()
+        };
+        let found = pollster::block_on(service(word_embedder()).extract(
+            &messages(&[
+                "The integration tests need a running Postgres on port 5433.",
+                "Never commit directly to main in this repo.",
+                "I prefer early returns over nested if blocks.",
+            ]),
+            &seed(),
+            "s1",
+            settings,
+        ));
+        let kept: Vec<f64> = found
+            .proposals
+            .iter()
+            .filter_map(|p| p.confidence)
+            .collect();
+        assert_eq!(kept, [0.85, 0.8]);
+        assert!(matches!(found.dropped[..], [(_, Dropped::OverCap)]));
+    }
+
+    #[test]
+    fn below_the_floor_is_not_proposed() {
+        let settings = ProposalSettings {
+            floor: 0.9,
+            ..ProposalSettings::default()
+        };
+        let found = pollster::block_on(service(word_embedder()).extract(
+            &messages(&["Never commit directly to main in this repo."]),
+            &seed(),
+            "s1",
+            settings,
+        ));
+        assert!(found.proposals.is_empty());
+        assert!(matches!(found.dropped[..], [(_, Dropped::BelowFloor)]));
+        assert!(
+            !LearningProposals::<MockEmbedder, MockEmbeddingIndex>::worth_a_look(
+                &messages(&["Never commit directly to main in this repo."]),
+                settings
+            )
+        );
+    }
+
+    #[test]
+    fn a_known_text_or_a_near_duplicate_is_not_proposed_again() {
+        let mut seed = seed();
+        seed.learned.patterns[0].content = "Never commit directly to main in this repo".into();
+        let known = seed.learned.patterns[0].id.clone();
+        // An embedder that finds "early returns" texts identical to the seed's first insight.
+        let insight = seed.learned.insights[0].id.clone();
+        let insight_text = seed.learned.insights[0].content.clone();
+        let mut embedder = MockEmbedder::new();
+        embedder.expect_model_id().returning(|| "m".into());
+        embedder.expect_embed().returning(move |texts| {
+            Ok(texts
+                .iter()
+                .map(|t| {
+                    if t.contains("early returns") || *t == insight_text {
+                        vec![1.0, 0.0]
+                    } else {
+                        vec![0.0, 1.0]
+                    }
+                })
+                .collect())
+        });
+        let found = pollster::block_on(service(embedder).extract(
+            &messages(&[
+                "Never commit directly to main in this repo!",
+                "I prefer early returns over nested if blocks.",
+            ]),
+            &seed,
+            "s1",
+            ProposalSettings::default(),
+        ));
+        assert!(found.proposals.is_empty(), "{:?}", found.proposals);
+        assert!(
+            found
+                .dropped
+                .iter()
+                .any(|(_, why)| *why == Dropped::SameText(known.clone()))
+        );
+        assert!(found.dropped.iter().any(
+            |(_, why)| matches!(why, Dropped::Similar(id, s) if *id == insight && *s >= 0.99)
+        ));
+    }
+
+    #[test]
+    fn an_embedder_failure_leaves_exact_deduplication_and_a_warning() {
+        let mut embedder = MockEmbedder::new();
+        embedder.expect_model_id().returning(|| "m".into());
+        embedder.expect_embed().returning(|_| {
+            Err(EmbedError::Unavailable {
+                endpoint: "http://127.0.0.1:9".into(),
+                message: "refused".into(),
+            })
+        });
+        let found = pollster::block_on(service(embedder).extract(
+            &messages(&["I prefer early returns over nested if blocks."]),
+            &seed(),
+            "s1",
+            ProposalSettings::default(),
+        ));
+        assert_eq!(found.proposals.len(), 1);
+        assert!(found.warnings[0].contains("exact duplicates only"));
+    }
+
+    #[test]
+    fn adding_skips_a_text_another_process_added_meanwhile() {
+        let mut seed = seed();
+        let found = pollster::block_on(service(word_embedder()).extract(
+            &messages(&["I prefer early returns over nested if blocks."]),
+            &seed,
+            "s1",
+            ProposalSettings::default(),
+        ));
+        assert_eq!(add_proposals(&mut seed, &found.proposals), 1);
+        assert_eq!(add_proposals(&mut seed, &found.proposals), 0);
+    }
+}

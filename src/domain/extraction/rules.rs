@@ -1,0 +1,546 @@
+//! The phrase rules: which sentences state something durable, of which kind, rewritten how.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{Candidate, Family};
+use crate::domain::seed::LearningKind;
+
+fn regex(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("extraction patterns are valid")
+}
+
+/// Openings of questions, hypotheticals and one-off plans: never a durable statement.
+static NOT_A_STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)^(if|what if|suppose|maybe|perhaps|let's|lets|let us|should we|could we|can we|shall we|would|can you|could you|will you|do we|does|is it|are we|how|why|where|when|which|who|whether|i wonder|i think|i guess|never mind|nevermind|no worries|no problem|not sure)\b",
+    )
+});
+
+/// Someone else's words reported: "he prefers", "the docs say", "Dana said".
+static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"\b((?i:he|she|they|someone|somebody|my \w+|the docs?|the documentation|the readme|the \w+ docs)|[A-Z][a-z]+)\s+(?i:said|says|say|thinks?|told|prefers?|wants?|claims?)\b",
+    )
+});
+
+/// Words that tie an instruction to the task at hand rather than to every session.
+static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)\b(now|right now|for now|yet|today|tonight|this time|this pr|this one|that one|first|here|this run|this commit|this branch|forget)\b",
+    )
+});
+
+/// Words that mark a fact as a passing state, not a standing one.
+static TRANSIENT: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)\b(again|now|right now|today|currently|just|still|broken|down|failing|failed|anymore\?)\b",
+    )
+});
+
+/// Words that mark a statement as habitual or a rule.
+static HABITUAL: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"(?i)\b(every|always|never|only|must|by default|each|whenever|per|all)\b")
+});
+
+/// Scopes that make a plain instruction a convention ("in this repo", "everywhere").
+static DURABLE_SCOPE: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)\b(in this (repo|repository|project|codebase|monorepo)|everywhere|in (all|every)\b|across|user-facing|by default|in production code|in (library|all) crates|from now on|ever|anymore)\b",
+    )
+});
+
+static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)^(no|nope|nah|wrong|that's wrong|that is wrong|that's not right|that is not right|that's incorrect|that is incorrect|not quite|actually)\b[,:;.!]*\s*(?P<rest>.*)$",
+    )
+});
+
+static REMINDER: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)^(fyi|note that|keep in mind that|keep in mind|remember that|for the record|just so you know|heads up)\b[,:]?\s+(?P<rest>.+)$",
+    )
+});
+
+static PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)^i\s*(?:really\s+)?(?P<verb>prefer|like|love|want|always want|never want|always prefer|expect|['’]d rather|would rather|['’]d like|would like)\s+(?P<rest>.+)$",
+    )
+});
+
+static CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)^(?:we|our team|the team)\s+(?P<rest>(?:always|never|usually|generally|only|don't|do not|no longer|must|should always|should never)\s+.+)$",
+    )
+});
+
+static TEAM_PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"(?i)^(?:we|our team|the team)\s+(?:prefer|prefers|like|likes|favour|favor)\s+\S")
+});
+
+/// Words that open a noun phrase: after "always"/"never" they make a description ("Always
+/// the same error"), not an instruction.
+static NOUN_PHRASE_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)^(always|never)\s+(the|a|an|this|that|these|those|same|my|your|our|it|so|mind|again)\b",
+    )
+});
+
+static PRACTICE: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)^(?:we|our team)\s+(?:use|pin|deploy|run|keep|write|follow|release|ship|host|store|build|version|tag)\b",
+    )
+});
+
+static BEHAVIOUR: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"(?i)^(stop\s+\w+ing\b|you\s+(keep|always|never|tend to|often)\b)"));
+
+static ALWAYS_NEVER: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"(?i)^(always|never|never ever|don't ever|do not ever)\s+\S"));
+
+static DONT: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)^(don't|do not|dont)\s+(?P<rest>.+)$"));
+
+static DEICTIC: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)^(do|touch|change|run|use|commit|push|merge|delete|remove)\s+(that|this|it|those|these)\b",
+    )
+});
+
+static AVOID_PREFER: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)^(avoid|prefer)\s+\S"));
+
+static INSTEAD: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"(?i)^use\s+.+\s+(instead of|rather than|over|not)\s+\S"));
+
+static PLAIN_INSTRUCTION: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"(?i)^(use|keep|write|put|name|format|sort|prefix|end)\s+\S"));
+
+static FACT: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)^((the|our|all|every)\s+[\w/.@-]+(\s+[\w/.@-]+){0,5}|staging|production|prod|main|ci|dev|develop|everything|state|config)\s+(is|are|runs|run|lives|live|needs|need|uses|use|takes|take|comes|come|gets|get|must|has|have|holds|hold|belongs|belong|goes|go|expires|expire|requires|require|times out|deploys|starts|start|stays|stay|sits|reads|writes)\b",
+    )
+});
+
+static MENTIONS_YOU: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)\byou(r|rself)?\b"));
+
+/// Fillers that open a sentence without changing what it says.
+const FILLERS: [&str; 8] = [
+    "please ", "also ", "and ", "oh, ", "btw, ", "ok, ", "okay, ", "so ",
+];
+
+fn words(text: &str) -> usize {
+    text.split_whitespace().count()
+}
+
+/// The sentence with its first letter in upper case and a final full stop.
+fn stand_alone(text: &str) -> String {
+    let text = text.trim().trim_end_matches([',', ';', ':']);
+    let mut chars = text.chars();
+    let mut out: String = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    };
+    if !out.ends_with(['.', '!']) {
+        out.push('.');
+    }
+    out
+}
+
+fn candidate(kind: LearningKind, text: String, confidence: f64, family: Family) -> Candidate {
+    Candidate {
+        kind,
+        text,
+        confidence,
+        family,
+    }
+}
+
+/// The kind of an instruction: about how the assistant works when it addresses "you", else
+/// about how the principal works.
+fn instruction_kind(text: &str) -> LearningKind {
+    if MENTIONS_YOU.is_match(text) {
+        LearningKind::SelfKnowledge
+    } else {
+        LearningKind::Pattern
+    }
+}
+
+/// Judges one sentence of the user's prose: a candidate learning, or `None` for questions,
+/// hypotheticals, one-off requests, other people's words and anything no rule recognises.
+pub fn classify_sentence(sentence: &str) -> Option<Candidate> {
+    let mut text = sentence.trim();
+    if text.ends_with('?') {
+        return None;
+    }
+    while let Some(rest) = FILLERS.iter().find_map(|filler| {
+        text.get(..filler.len())
+            .filter(|head| head.eq_ignore_ascii_case(filler))
+            .map(|_| &text[filler.len()..])
+    }) {
+        text = rest.trim_start();
+    }
+    if NOT_A_STATEMENT.is_match(text) || REPORTED.is_match(text) {
+        return None;
+    }
+    if let Some(found) = CORRECTION.captures(text) {
+        return correction(found.name("rest").map_or("", |m| m.as_str()));
+    }
+    if let Some(found) = REMINDER.captures(text) {
+        let rest = found.name("rest").map_or("", |m| m.as_str());
+        return (words(rest) >= 4).then(|| {
+            candidate(
+                LearningKind::Insight,
+                stand_alone(rest),
+                0.85,
+                Family::Reminder,
+            )
+        });
+    }
+    if let Some(found) = PREFERENCE.captures(text) {
+        return preference(
+            &found["verb"].to_lowercase(),
+            found.name("rest").map_or("", |m| m.as_str()),
+        );
+    }
+    if ONE_OFF.is_match(text) {
+        return None;
+    }
+    if let Some(found) = CONVENTION.captures(text) {
+        let rest = found.name("rest").map_or("", |m| m.as_str());
+        return (words(rest) >= 3).then(|| {
+            candidate(
+                LearningKind::Pattern,
+                stand_alone(rest),
+                0.8,
+                Family::Convention,
+            )
+        });
+    }
+    if TEAM_PREFERENCE.is_match(text) && words(text) >= 4 {
+        return Some(candidate(
+            LearningKind::Pattern,
+            stand_alone(text),
+            0.8,
+            Family::Convention,
+        ));
+    }
+    if PRACTICE.is_match(text) && words(text) >= 4 {
+        return Some(candidate(
+            LearningKind::Insight,
+            stand_alone(text),
+            0.75,
+            Family::Convention,
+        ));
+    }
+    if BEHAVIOUR.is_match(text) && words(text) >= 4 {
+        return Some(candidate(
+            LearningKind::SelfKnowledge,
+            stand_alone(text),
+            0.75,
+            Family::Behaviour,
+        ));
+    }
+    imperative(text).or_else(|| fact(text))
+}
+
+fn correction(rest: &str) -> Option<Candidate> {
+    let rest = rest.trim();
+    if words(rest) < 4 || NOT_A_STATEMENT.is_match(rest) || ONE_OFF.is_match(rest) {
+        return None;
+    }
+    if let Some(instruction) = imperative(rest) {
+        return Some(candidate(
+            LearningKind::SelfKnowledge,
+            instruction.text,
+            0.8,
+            Family::Correction,
+        ));
+    }
+    let statement = FACT.is_match(rest) || PRACTICE.is_match(rest) || CONVENTION.is_match(rest);
+    statement.then(|| {
+        candidate(
+            LearningKind::Insight,
+            stand_alone(rest),
+            0.8,
+            Family::Correction,
+        )
+    })
+}
+
+fn preference(verb: &str, rest: &str) -> Option<Candidate> {
+    let rest = rest.trim();
+    if words(rest) < 4 || ONE_OFF.is_match(rest) || rest.to_lowercase().starts_with("not ") {
+        return None;
+    }
+    if let Some(action) = rest
+        .strip_prefix("you to ")
+        .or_else(|| rest.strip_prefix("you "))
+    {
+        return Some(candidate(
+            LearningKind::SelfKnowledge,
+            stand_alone(&format!("Should {action}")),
+            0.85,
+            Family::Preference,
+        ));
+    }
+    let lead = match verb {
+        "prefer" => "Prefers",
+        "like" => "Likes",
+        "love" => "Loves",
+        "want" => "Wants",
+        "always want" => "Always wants",
+        "never want" => "Never wants",
+        "always prefer" => "Always prefers",
+        "expect" => "Expects",
+        "'d like" | "’d like" | "would like" => "Would like",
+        _ => "Would rather",
+    };
+    Some(candidate(
+        LearningKind::Pattern,
+        stand_alone(&format!("{lead} {rest}")),
+        0.85,
+        Family::Preference,
+    ))
+}
+
+fn imperative(text: &str) -> Option<Candidate> {
+    if ONE_OFF.is_match(text) || words(text) < 3 {
+        return None;
+    }
+    if NOUN_PHRASE_AFTER.is_match(text) {
+        return None;
+    }
+    let kind = instruction_kind(text);
+    let confidence = if ALWAYS_NEVER.is_match(text) || INSTEAD.is_match(text) {
+        0.8
+    } else if AVOID_PREFER.is_match(text) {
+        0.75
+    } else if let Some(found) = DONT.captures(text) {
+        let rest = found.name("rest").map_or("", |m| m.as_str());
+        // "Don't stop, finish the rest": a clause with no object is about the task at hand.
+        let clause = rest.split([',', ';']).next().unwrap_or_default();
+        if DEICTIC.is_match(rest) || words(clause) < 2 {
+            return None;
+        }
+        if DURABLE_SCOPE.is_match(text) {
+            0.8
+        } else {
+            0.7
+        }
+    } else if PLAIN_INSTRUCTION.is_match(text) && DURABLE_SCOPE.is_match(text) {
+        0.7
+    } else {
+        return None;
+    };
+    Some(candidate(
+        kind,
+        stand_alone(text),
+        confidence,
+        Family::Imperative,
+    ))
+}
+
+fn fact(text: &str) -> Option<Candidate> {
+    if !FACT.is_match(text) || TRANSIENT.is_match(text) || words(text) < 4 {
+        return None;
+    }
+    let confidence = if HABITUAL.is_match(text) { 0.8 } else { 0.65 };
+    Some(candidate(
+        LearningKind::Insight,
+        stand_alone(text),
+        confidence,
+        Family::Fact,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case::prefer(
+        "I prefer table-driven tests with rstest.",
+        LearningKind::Pattern,
+        Family::Preference,
+        "Prefers table-driven tests with rstest."
+    )]
+    #[case::rather_you(
+        "I'd rather you ask before running database migrations.",
+        LearningKind::SelfKnowledge,
+        Family::Preference,
+        "Should ask before running database migrations."
+    )]
+    #[case::always_want(
+        "I always want the tests written before the code",
+        LearningKind::Pattern,
+        Family::Preference,
+        "Always wants the tests written before the code."
+    )]
+    #[case::we_always(
+        "We always squash-merge feature branches.",
+        LearningKind::Pattern,
+        Family::Convention,
+        "Always squash-merge feature branches."
+    )]
+    #[case::we_never(
+        "we never log request bodies",
+        LearningKind::Pattern,
+        Family::Convention,
+        "Never log request bodies."
+    )]
+    #[case::we_use(
+        "We use pnpm in this monorepo, not npm.",
+        LearningKind::Insight,
+        Family::Convention,
+        "We use pnpm in this monorepo, not npm."
+    )]
+    #[case::never(
+        "Never commit directly to main in this repo.",
+        LearningKind::Pattern,
+        Family::Imperative,
+        "Never commit directly to main in this repo."
+    )]
+    #[case::always_you(
+        "Please always run clippy before you say a change is done.",
+        LearningKind::SelfKnowledge,
+        Family::Imperative,
+        "Always run clippy before you say a change is done."
+    )]
+    #[case::dont(
+        "Don't add comments that restate the code.",
+        LearningKind::Pattern,
+        Family::Imperative,
+        "Don't add comments that restate the code."
+    )]
+    #[case::instead(
+        "Use thiserror instead of anyhow in library crates.",
+        LearningKind::Pattern,
+        Family::Imperative,
+        "Use thiserror instead of anyhow in library crates."
+    )]
+    #[case::avoid(
+        "Avoid unwrap in production code",
+        LearningKind::Pattern,
+        Family::Imperative,
+        "Avoid unwrap in production code."
+    )]
+    #[case::scoped(
+        "Use British spelling in user-facing text.",
+        LearningKind::Pattern,
+        Family::Imperative,
+        "Use British spelling in user-facing text."
+    )]
+    #[case::correction_fact(
+        "No, the config lives in config/app.toml, not in the root.",
+        LearningKind::Insight,
+        Family::Correction,
+        "The config lives in config/app.toml, not in the root."
+    )]
+    #[case::correction_we(
+        "That's wrong, we deploy with Helm charts.",
+        LearningKind::Insight,
+        Family::Correction,
+        "We deploy with Helm charts."
+    )]
+    #[case::correction_instruction(
+        "No, don't mock the database in these tests, use the container.",
+        LearningKind::SelfKnowledge,
+        Family::Correction,
+        "Don't mock the database in these tests, use the container."
+    )]
+    #[case::reminder(
+        "FYI the orders table is partitioned by month.",
+        LearningKind::Insight,
+        Family::Reminder,
+        "The orders table is partitioned by month."
+    )]
+    #[case::remember(
+        "Remember that the CI runners have only 2 cores.",
+        LearningKind::Insight,
+        Family::Reminder,
+        "The CI runners have only 2 cores."
+    )]
+    #[case::stop(
+        "Stop summarising the diff after every edit.",
+        LearningKind::SelfKnowledge,
+        Family::Behaviour,
+        "Stop summarising the diff after every edit."
+    )]
+    #[case::you_keep(
+        "You keep forgetting to update the changelog.",
+        LearningKind::SelfKnowledge,
+        Family::Behaviour,
+        "You keep forgetting to update the changelog."
+    )]
+    #[case::would_like_you(
+        "I'd like you to show me the plan before big changes.",
+        LearningKind::SelfKnowledge,
+        Family::Preference,
+        "Should show me the plan before big changes."
+    )]
+    #[case::team_prefers(
+        "The team prefers composition over inheritance.",
+        LearningKind::Pattern,
+        Family::Convention,
+        "The team prefers composition over inheritance."
+    )]
+    #[case::fact(
+        "Staging is reset every Sunday night.",
+        LearningKind::Insight,
+        Family::Fact,
+        "Staging is reset every Sunday night."
+    )]
+    #[case::fact_the(
+        "The integration tests need a running Postgres on port 5433.",
+        LearningKind::Insight,
+        Family::Fact,
+        "The integration tests need a running Postgres on port 5433."
+    )]
+    fn recognises_each_phrase_family(
+        #[case] sentence: &str,
+        #[case] kind: LearningKind,
+        #[case] family: Family,
+        #[case] text: &str,
+    ) {
+        let found = classify_sentence(sentence).expect("a candidate");
+        assert_eq!(
+            (found.kind, found.family, found.text.as_str()),
+            (kind, family, text)
+        );
+        assert!((0.0..=1.0).contains(&found.confidence));
+    }
+
+    #[rstest]
+    #[case::question("Do we always need to rebuild the index?")]
+    #[case::question_without_mark("Can you always run the linter")]
+    #[case::hypothetical("If we always used UUIDs the joins would be slower.")]
+    #[case::what_if("What if we never cached the tokens at all.")]
+    #[case::lets("Let's use a HashMap here instead of the Vec.")]
+    #[case::maybe("Maybe we should use Postgres instead of SQLite.")]
+    #[case::reported_he("He prefers tabs, but I don't care either way.")]
+    #[case::reported_docs("The docs say you should never call this from a signal handler.")]
+    #[case::reported_name("Dana said we always deploy on Fridays.")]
+    #[case::one_off_yet("Don't do that yet, first show me the plan.")]
+    #[case::one_off_pr("Don't forget the migration in this PR.")]
+    #[case::deictic("Don't touch it.")]
+    #[case::task("Write a function that always returns the newest handoff.")]
+    #[case::task_make("Make the button never disabled when the form is valid.")]
+    #[case::plain_use("Use the second approach.")]
+    #[case::plain_use_run("Use 4 workers for this run.")]
+    #[case::short_preference("I prefer the first one.")]
+    #[case::undecided("I'd rather not decide that today.")]
+    #[case::bare_no("No.")]
+    #[case::correction_without_content("That's wrong, try again.")]
+    #[case::correction_pointer("No, not that file, the other one.")]
+    #[case::transient_fact("The build is broken again.")]
+    #[case::status("It timed out after 30 seconds.")]
+    #[case::stop_alone("Stop.")]
+    #[case::thanks("Looks good, thanks!")]
+    #[case::idiom("Never mind, I found it.")]
+    #[case::description("Always the same error, even after the fix.")]
+    #[case::continue_task("Don't stop, finish the remaining files.")]
+    fn leaves_what_is_not_a_durable_statement(#[case] sentence: &str) {
+        assert_eq!(classify_sentence(sentence), None, "{sentence}");
+    }
+}
