@@ -264,7 +264,8 @@ fn generated_seed(count: usize) -> String {
 }
 
 /// A Claude Code transcript of about `size` bytes: the shop-api session's rows repeated, with
-/// a large tool result in each round as real sessions have, so the hook must not read it all.
+/// a large tool result in each round as real sessions have, so the hook must not read it all;
+/// it opens with a user message that states a preference.
 fn generated_transcript(dir: &Path, name: &str, size: usize) -> PathBuf {
     let path = dir.join(format!("transcript-{name}.jsonl"));
     let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
@@ -274,6 +275,16 @@ fn generated_transcript(dir: &Path, name: &str, size: usize) -> PathBuf {
         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_x", "content": "x".repeat(200_000)}]},
     })
     .to_string();
+    // One opinionated user message, so that session-end rows run the proposal extraction's
+    // whole path (seed read, rules, deduplication) and not only the rules.
+    let opinion = serde_json::json!({
+        "type": "user",
+        "isSidechain": false,
+        "message": {"role": "user", "content": "I prefer early returns over nested if blocks."},
+    })
+    .to_string();
+    file.write_all(opinion.as_bytes()).unwrap();
+    file.write_all(b"\n").unwrap();
     let mut written = 0;
     while written < size {
         file.write_all(SHOP_API_TRANSCRIPT.as_bytes()).unwrap();
