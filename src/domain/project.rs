@@ -125,4 +125,18 @@ mod tests {
         assert!(a.as_str().len() <= MAX_SLUG);
         assert_ne!(a, b);
     }
+
+    proptest::proptest! {
+        /// Any path or text gives one safe directory name: nothing that could climb out of
+        /// the projects directory or name another one.
+        #[test]
+        fn a_slug_is_always_one_safe_path_component(text in ".{0,400}") {
+            let slug = ProjectSlug::from_text(&text);
+            let slug = slug.as_str();
+            proptest::prop_assert!(!slug.is_empty() && slug.len() <= MAX_SLUG);
+            proptest::prop_assert!(slug.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'));
+            let joined = Path::new("/data/projects").join(slug);
+            proptest::prop_assert_eq!(joined.parent(), Some(Path::new("/data/projects")));
+        }
+    }
 }

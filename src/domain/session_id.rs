@@ -107,4 +107,18 @@ mod tests {
         );
         assert_eq!(SessionId::parse("abc").unwrap().short(), "abc");
     }
+
+    proptest::proptest! {
+        /// Whatever the agent sends, an accepted session id is one path component that stays
+        /// inside the directory it is joined to.
+        #[test]
+        fn an_accepted_id_never_leaves_its_directory(raw in "(\\.\\./|/|\\x00|[a-zA-Z0-9._-]){0,200}") {
+            if let Ok(id) = SessionId::parse(&raw) {
+                let joined = std::path::Path::new("/data/sessions").join(id.as_str());
+                proptest::prop_assert_eq!(joined.parent(), Some(std::path::Path::new("/data/sessions")));
+                proptest::prop_assert!(!id.as_str().starts_with('.'));
+                proptest::prop_assert!(!id.as_str().contains(['/', '\\', '\0']));
+            }
+        }
+    }
 }

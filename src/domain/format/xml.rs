@@ -45,4 +45,38 @@ mod tests {
     fn escapes_quotes_and_newlines_in_attributes() {
         assert_eq!(xml_attr("a\"b'c\nd"), "a&quot;b&apos;c&#10;d");
     }
+
+    /// Undoes the escaping, for the round-trip property.
+    fn unescape(text: &str) -> String {
+        text.replace("&#10;", "\n")
+            .replace("&quot;", "\"")
+            .replace("&apos;", "'")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&")
+    }
+
+    proptest::proptest! {
+        /// Escaped text has no markup of its own and means the same text, minus control
+        /// characters.
+        #[test]
+        fn escaped_text_is_well_formed_and_reversible(text in "\\PC*|[<>&\"'\n\t a-z\x00-\x08]*") {
+            let visible: String = text
+                .chars()
+                .filter(|c| !c.is_control() || *c == '\n' || *c == '\t')
+                .collect();
+            let attr = xml_attr(&text);
+            proptest::prop_assert!(!attr.contains(['<', '>', '"', '\'', '\n']));
+            proptest::prop_assert_eq!(unescape(&attr), visible.clone());
+            let body = xml_text(&text);
+            proptest::prop_assert!(!body.contains(['<', '>']));
+            proptest::prop_assert_eq!(unescape(&body), visible);
+            for (at, _) in body.match_indices('&') {
+                let entity = &body[at..];
+                proptest::prop_assert!(
+                    entity.starts_with("&amp;") || entity.starts_with("&lt;") || entity.starts_with("&gt;")
+                );
+            }
+        }
+    }
 }

@@ -284,4 +284,73 @@ mod tests {
         assert!(seed.learned.is_empty());
         assert_eq!(seed.identity.preferences.timezone, "UTC");
     }
+
+    mod round_trip {
+        use super::super::*;
+        use crate::domain::seed::{Learning, LearningKind, Proposal, ProposalStatus, Timestamp};
+        use proptest::prelude::*;
+
+        fn text() -> impl Strategy<Value = String> {
+            "[^\\x00-\\x1f]{1,60}".prop_filter("not blank", |t| !t.trim().is_empty())
+        }
+
+        prop_compose! {
+            fn valid_seed()(
+                ai in text(),
+                principal in text(),
+                learnings in proptest::collection::vec((0usize..3, text(), proptest::option::of(0i64..10_000_000)), 0..12),
+                proposals in proptest::collection::vec((text(), proptest::option::of(0.0f64..=1.0)), 0..6),
+            ) -> Seed {
+                let mut seed = Seed::default();
+                seed.identity.ai_name = ai;
+                seed.identity.principal_name = principal;
+                let at = |seconds: i64| Timestamp::new(
+                    time::OffsetDateTime::from_unix_timestamp(1_700_000_000 + seconds).unwrap(),
+                );
+                for (n, (kind, content, confirmed)) in learnings.into_iter().enumerate() {
+                    let kind = LearningKind::ALL[kind];
+                    let learning = Learning {
+                        id: format!("{}{n}", kind.id_prefix()),
+                        content,
+                        source: "test".into(),
+                        extracted_at: at(0),
+                        confirmed_at: confirmed.map(at),
+                        confirmed: confirmed.is_some(),
+                        tags: vec!["t".into()],
+                        extra: Default::default(),
+                    };
+                    match kind {
+                        LearningKind::Pattern => seed.learned.patterns.push(learning),
+                        LearningKind::Insight => seed.learned.insights.push(learning),
+                        LearningKind::SelfKnowledge => seed.learned.self_knowledge.push(learning),
+                    }
+                }
+                for (n, (content, confidence)) in proposals.into_iter().enumerate() {
+                    seed.state.proposals.push(Proposal {
+                        id: format!("prp_{n}"),
+                        kind: LearningKind::Insight,
+                        content,
+                        source: "s1".into(),
+                        extracted_at: at(5),
+                        status: ProposalStatus::Pending,
+                        method: Some("rules".into()),
+                        confidence,
+                        decided_at: None,
+                        extra: Default::default(),
+                    });
+                }
+                seed
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(64))]
+
+            /// Writing a valid seed and reading it back gives the same seed.
+            #[test]
+            fn write_then_read_is_the_identity(seed in valid_seed()) {
+                prop_assert_eq!(decode_seed(&encode_seed(&seed)).unwrap(), seed);
+            }
+        }
+    }
 }
