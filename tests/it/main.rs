@@ -10,6 +10,7 @@ mod handoff;
 mod install;
 mod model_standin;
 mod real_client;
+mod reliability;
 mod repair;
 mod retrieval;
 mod review;

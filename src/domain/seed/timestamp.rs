@@ -8,14 +8,19 @@ use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{OffsetDateTime, UtcOffset};
 
-/// A point in time, always normalised to UTC.
+/// A point in time, always normalised to UTC and to whole milliseconds: the precision the
+/// seed stores, so that what is written reads back as the same value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Timestamp(OffsetDateTime);
 
 impl Timestamp {
-    /// Wraps an instant, converting it to UTC.
+    /// Wraps an instant, converting it to UTC and dropping what is finer than a millisecond.
     pub fn new(at: OffsetDateTime) -> Self {
-        Self(at.to_offset(UtcOffset::UTC))
+        let utc = at.to_offset(UtcOffset::UTC);
+        Self(
+            utc.replace_nanosecond(utc.millisecond() as u32 * 1_000_000)
+                .unwrap_or(utc),
+        )
     }
 
     /// Parses RFC 3339 (`2026-10-02T09:12:00.000Z`, `2026-11-21T18:40:12+00:00`).
@@ -134,6 +139,15 @@ impl<'de> Deserialize<'de> for Timestamp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[rstest::rstest]
+    #[case::finer_than_a_millisecond("2026-10-02T09:30:00.0001Z", "2026-10-02T09:30:00.000Z")]
+    #[case::microseconds("2026-10-02T09:30:00.123456+02:00", "2026-10-02T07:30:00.123Z")]
+    fn reads_back_what_it_writes(#[case] raw: &str, #[case] written: &str) {
+        let parsed = Timestamp::parse(raw).unwrap();
+        assert_eq!(parsed.to_string(), written);
+        assert_eq!(Timestamp::parse(&parsed.to_string()).unwrap(), parsed);
+    }
     use rstest::rstest;
 
     #[rstest]
