@@ -35,6 +35,50 @@ pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     builder.create(dir)
 }
 
+/// Makes sure `dir`, somewhere under `root`, is a real directory: each level below `root` is
+/// created (0700) when missing, and a level that is a symbolic link (or not a directory) is
+/// refused, so that a link planted in the data home cannot redirect a write elsewhere.
+pub fn private_dir_within(root: &Path, dir: &Path) -> std::io::Result<()> {
+    let relative = dir.strip_prefix(root).map_err(|_| {
+        std::io::Error::other(format!("{} is outside {}", dir.display(), root.display()))
+    })?;
+    create_private_dir(root)?;
+    let mut current = root.to_path_buf();
+    for component in relative.components() {
+        current.push(component);
+        match std::fs::symlink_metadata(&current) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::PermissionDenied,
+                    format!(
+                        "{} is a symbolic link; carryover does not write through links",
+                        current.display()
+                    ),
+                ));
+            }
+            Ok(metadata) if !metadata.is_dir() => {
+                return Err(std::io::Error::other(format!(
+                    "{} is not a directory",
+                    current.display()
+                )));
+            }
+            Ok(_) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                let mut builder = std::fs::DirBuilder::new();
+                #[cfg(unix)]
+                std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+                match builder.create(&current) {
+                    Ok(()) => {}
+                    Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
+                    Err(error) => return Err(error),
+                }
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
+}
+
 #[cfg(unix)]
 fn sync_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::File::open(dir)?.sync_all()
@@ -48,6 +92,25 @@ fn sync_dir(_dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_level_under_the_root_is_refused_and_nothing_created_through_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (root, outside) = (dir.path().join("root"), dir.path().join("outside"));
+        fs_err::create_dir_all(&root).unwrap();
+        fs_err::create_dir_all(&outside).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("projects")).unwrap();
+        let error = private_dir_within(&root, &root.join("projects/p/sessions")).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::PermissionDenied);
+        assert_eq!(fs_err::read_dir(&outside).unwrap().count(), 0);
+        private_dir_within(&root, &root.join("real/p/sessions")).unwrap();
+        assert!(root.join("real/p/sessions").is_dir());
+        assert!(
+            private_dir_within(&root, &outside).is_err(),
+            "outside the root"
+        );
+    }
 
     #[test]
     fn replaces_the_content_and_leaves_no_temp_file() {

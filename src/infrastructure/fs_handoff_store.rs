@@ -102,6 +102,8 @@ impl HandoffStore for FsHandoffStore {
             .sessions_dir(project)
             .join(session.as_str())
             .join(FILE_NAME);
+        let dir = path.parent().unwrap_or(&self.projects_dir);
+        super::private_dir_within(&self.projects_dir, dir).map_err(Self::io(dir))?;
         write_atomic(&path, text.as_bytes()).map_err(Self::io(&path))?;
         Ok(path)
     }

@@ -22,6 +22,14 @@ pub struct JsonContextStateStore {
 }
 
 impl JsonContextStateStore {
+    /// Refuses a directory under the projects directory that is a symbolic link.
+    fn real_dir(&self, dir: &std::path::Path) -> Result<(), StateError> {
+        super::private_dir_within(&self.projects_dir, dir).map_err(|source| StateError::Io {
+            path: dir.to_owned(),
+            source,
+        })
+    }
+
     /// A store under `projects_dir`.
     pub fn new(projects_dir: impl Into<PathBuf>, lock_wait: Duration) -> Self {
         Self {
@@ -96,6 +104,7 @@ impl ContextStateStore for JsonContextStateStore {
         edit: StateEdit,
     ) -> Result<ContextState, StateError> {
         let path = self.state_path(project);
+        self.real_dir(path.parent().unwrap_or(&self.projects_dir))?;
         let _lock = FileLock::acquire(
             &path.with_file_name(".context-state.json.lock"),
             self.lock_wait,
@@ -134,6 +143,7 @@ impl ContextStateStore for JsonContextStateStore {
             })
             .collect();
         let path = dir.join(format!("{safe_name}.md"));
+        self.real_dir(&dir)?;
         write_atomic(&path, text.as_bytes()).map_err(|source| StateError::Io {
             path: path.clone(),
             source,

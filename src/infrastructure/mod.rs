@@ -24,7 +24,7 @@ mod reverse_lines;
 mod system_clock;
 mod toml_flag_store;
 
-pub use atomic_write::{create_private_dir, write_atomic};
+pub use atomic_write::{create_private_dir, private_dir_within, write_atomic};
 pub use binary_embedding_index::BinaryEmbeddingIndex;
 pub use builtin_embedder::{BuiltinEmbedder, StaticModel};
 pub use claude_transcript::ClaudeTranscriptReader;

@@ -11,6 +11,9 @@ pub struct ReverseLines {
     file: File,
     position: u64,
     pending: Vec<u8>,
+    /// Later parts of the line being assembled, latest first: a line longer than a block is
+    /// joined once when its start is found, not copied again with every block read.
+    tail: Vec<Vec<u8>>,
     read: u64,
     budget: u64,
 }
@@ -23,6 +26,7 @@ impl ReverseLines {
             file,
             position,
             pending: Vec::new(),
+            tail: Vec::new(),
             read: 0,
             budget,
         })
@@ -34,15 +38,17 @@ impl ReverseLines {
     pub fn next_line(&mut self) -> std::io::Result<Option<Vec<u8>>> {
         loop {
             if let Some(newline) = memchr::memrchr(b'\n', &self.pending) {
-                let line = self.pending.split_off(newline + 1);
+                let mut line = self.pending.split_off(newline + 1);
                 self.pending.truncate(newline);
+                self.join_tail(&mut line);
                 if line.iter().any(|b| !b.is_ascii_whitespace()) {
                     return Ok(Some(line));
                 }
                 continue;
             }
             if self.position == 0 {
-                let line = std::mem::take(&mut self.pending);
+                let mut line = std::mem::take(&mut self.pending);
+                self.join_tail(&mut line);
                 return Ok(line
                     .iter()
                     .any(|b| !b.is_ascii_whitespace())
@@ -57,8 +63,22 @@ impl ReverseLines {
             let mut block = vec![0; usize::try_from(size).unwrap_or(0)];
             self.file.read_exact(&mut block)?;
             self.read += size;
-            block.extend_from_slice(&self.pending);
-            self.pending = block;
+            if !self.pending.is_empty() {
+                self.tail.push(std::mem::replace(&mut self.pending, block));
+            } else {
+                self.pending = block;
+            }
+        }
+    }
+
+    /// Appends the parts of the line read before `line`'s start, in file order.
+    fn join_tail(&mut self, line: &mut Vec<u8>) {
+        if self.tail.is_empty() {
+            return;
+        }
+        line.reserve(self.tail.iter().map(Vec::len).sum());
+        for part in self.tail.drain(..).rev() {
+            line.extend_from_slice(&part);
         }
     }
 }
@@ -94,6 +114,15 @@ mod tests {
             lines_of(content.as_bytes(), u64::MAX),
             vec!["last".to_owned(), long, "first".to_owned()]
         );
+    }
+
+    #[test]
+    fn many_long_lines_come_out_whole_and_in_order() {
+        let lines: Vec<String> = (0..5).map(|n| n.to_string().repeat(150_000 + n)).collect();
+        let content = lines.join("\n");
+        let mut expected = lines.clone();
+        expected.reverse();
+        assert_eq!(lines_of(content.as_bytes(), u64::MAX), expected);
     }
 
     #[test]

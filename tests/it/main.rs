@@ -7,6 +7,7 @@ mod compaction;
 mod embedder;
 mod extraction;
 mod handoff;
+mod hostile;
 mod install;
 mod model_standin;
 mod real_client;

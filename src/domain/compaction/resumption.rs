@@ -3,14 +3,23 @@
 use std::path::Path;
 
 use crate::domain::format::clip;
+use crate::domain::redact::redact;
 use crate::domain::transcript::{SessionDigest, TodoStatus};
 
 const REQUESTS_SHOWN: usize = 3;
 const MAX_LINE: usize = 200;
 
 /// Lines: the last few requests, the files changed (relative to the project root when inside
-/// it), open todo items, and the assistant's last message. Empty when the digest is.
+/// it), open todo items, and the assistant's last message, with secrets redacted (the lines go
+/// into a checkpoint file and into the next session's context). Empty when the digest is.
 pub fn resumption_summary(digest: &SessionDigest, root: Option<&Path>) -> Vec<String> {
+    summary_lines(digest, root)
+        .into_iter()
+        .map(|line| redact(&line).into_owned())
+        .collect()
+}
+
+fn summary_lines(digest: &SessionDigest, root: Option<&Path>) -> Vec<String> {
     let mut lines = Vec::new();
     let skip = digest.user_requests.len().saturating_sub(REQUESTS_SHOWN);
     if !digest.user_requests.is_empty() {
@@ -62,6 +71,19 @@ fn relative(file: &str, root: Option<&Path>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn secrets_in_requests_and_replies_are_redacted() {
+        let digest = SessionDigest {
+            user_requests: vec!["use sk-ant-api03-Zx9Qv3LmT7pR2sW8yB4nC6dF1gH5jK0aE now".into()],
+            user_turns: 1,
+            last_assistant_message: Some("set AWS key AKIAIOSFODNN7EXAMPLE".into()),
+            ..SessionDigest::default()
+        };
+        let text = resumption_summary(&digest, None).join("\n");
+        assert!(!text.contains("sk-ant-api03-Zx9"), "{text}");
+        assert!(!text.contains("AKIAIOSFODNN7EXAMPLE"), "{text}");
+    }
     use crate::domain::transcript::TodoItem;
 
     #[test]
