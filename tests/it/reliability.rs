@@ -309,3 +309,42 @@ fn mixed_processes_at_once_lose_no_update_and_never_block_a_session() {
     assert_history_intact(&env);
     assert_eq!(env.git(&["status", "--porcelain", "seed.json"]), "");
 }
+
+#[test]
+fn a_hook_that_cannot_get_the_seed_lock_fails_open_within_its_bound() {
+    let env = Hermetic::new();
+    env.init();
+    let lock = std::fs::File::create(env.data().join(".seed.json.lock")).unwrap();
+    lock.lock().unwrap();
+    let transcript = env.home().join("t.jsonl");
+    fs_err::copy(
+        fixture(
+            "claude-code-2.1.328/transcripts/shop-api--81b8f225-6c82-470b-98cc-ec96494e08b9.jsonl",
+        ),
+        &transcript,
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let out = env
+        .carryover()
+        .args(["hook", "session-end"])
+        .write_stdin(
+            json!({"session_id": "s1", "transcript_path": transcript, "cwd": env.home(),
+                "reason": "other"})
+            .to_string(),
+        )
+        .assert()
+        .success();
+    let waited = started.elapsed();
+    assert!(out.get_output().stdout.is_empty());
+    assert!(waited < Duration::from_secs(3), "waited {waited:?}");
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("lock"), "the diagnostic says why: {stderr}");
+    // The handoff does not need the seed and was still written.
+    assert!(
+        walk(&env.data().join("projects"))
+            .iter()
+            .any(|p| p.ends_with("handoff.md"))
+    );
+    lock.unlock().unwrap();
+}
