@@ -57,8 +57,24 @@ pub(super) async fn retrieve<E: Embedder>(
         };
     }
     let query_text = query.text();
-    let ranked = match rank(embedder, stored, &confirmed, &query_text).await {
-        Ok(ranked) => ranked,
+    let ranked = match rank(
+        embedder,
+        stored,
+        &confirmed,
+        &query_text,
+        Some(MAX_FRESH_AT_START),
+    )
+    .await
+    {
+        Ok((ranked, unembedded)) => {
+            if unembedded > 0 {
+                diagnostics.push(format!(
+                    "{unembedded} learnings are not in the index and were ranked by their words \
+                     only; run `carryover index`"
+                ));
+            }
+            ranked
+        }
         Err(problem) => {
             diagnostics.push(format!("{problem}; showing recent learnings"));
             return recency(&confirmed, settings.top_n);
@@ -94,27 +110,37 @@ pub(super) async fn retrieve<E: Embedder>(
     }
 }
 
+/// Learnings a session start embeds on the fly at most: beyond this (a large seed that was
+/// never indexed) embedding them would take seconds, so they are ranked by their words only.
+pub(super) const MAX_FRESH_AT_START: usize = 2_000;
+
 /// Ranks `learnings` for `query_text`: stored vectors whose content hash still matches are
-/// reused, the rest are embedded with the query in one call, and the cosine similarities are
-/// fused with BM25. Best first.
+/// reused, the rest are embedded with the query in one call (unless there are more than
+/// `max_fresh`: then none is, and they score 0 on similarity), and the cosine similarities
+/// are fused with BM25. Best first, with how many learnings went without a vector.
 pub(super) async fn rank<E: Embedder>(
     embedder: &E,
     stored: &StoredVectors,
     learnings: &[(LearningKind, &Learning)],
     query_text: &str,
-) -> Result<Vec<RankedLearning>, String> {
+    max_fresh: Option<usize>,
+) -> Result<(Vec<RankedLearning>, usize), String> {
     let slots: Vec<Option<usize>> = learnings
         .iter()
         .map(|(_, l)| stored.find_current(&l.id, content_hash(&l.content)))
         .collect();
+    let missing = slots.iter().filter(|slot| slot.is_none()).count();
+    let embed_missing = max_fresh.is_none_or(|max| missing <= max);
     let mut texts = vec![query_text.to_owned()];
-    texts.extend(
-        learnings
-            .iter()
-            .zip(&slots)
-            .filter(|(_, slot)| slot.is_none())
-            .map(|((_, l), _)| l.content.clone()),
-    );
+    if embed_missing {
+        texts.extend(
+            learnings
+                .iter()
+                .zip(&slots)
+                .filter(|(_, slot)| slot.is_none())
+                .map(|((_, l), _)| l.content.clone()),
+        );
+    }
     let fresh = embedder
         .embed(&texts)
         .await
@@ -127,6 +153,7 @@ pub(super) async fn rank<E: Embedder>(
         .iter()
         .map(|slot| match slot {
             Some(slot) => stored.similarity(*slot, query_vector),
+            None if !embed_missing => 0.0,
             None => dot(
                 fresh_vectors
                     .next()
@@ -136,7 +163,8 @@ pub(super) async fn rank<E: Embedder>(
         })
         .collect();
     let lexical = Bm25::new(learnings.iter().map(|(_, l)| l.content.as_str())).scores(query_text);
-    Ok(fuse(&similarity, &lexical))
+    let unembedded = if embed_missing { 0 } else { missing };
+    Ok((fuse(&similarity, &lexical), unembedded))
 }
 
 /// Dot product; vectors of another size (a stale index of another model) score 0.
@@ -317,5 +345,32 @@ mod tests {
             &mut Vec::new(),
         ));
         assert_eq!(retrieved.scores["pat_Vb8kN2sPq5Wf"], 1.0);
+    }
+
+    #[test]
+    fn too_many_unindexed_learnings_are_ranked_by_words_without_embedding_them() {
+        let seed = seed();
+        let confirmed: Vec<(LearningKind, &Learning)> = seed.confirmed_learnings().collect();
+        let mut embedder = MockEmbedder::new();
+        embedder.expect_embed().times(1).returning(|texts| {
+            assert_eq!(texts.len(), 1, "only the query is embedded");
+            Ok(vec![vec![1.0, 0.0]])
+        });
+        let (ranked, unembedded) = pollster::block_on(rank(
+            &embedder,
+            &StoredVectors::default(),
+            &confirmed,
+            "retry budget for the HTTP client",
+            Some(3),
+        ))
+        .unwrap();
+        assert_eq!(unembedded, confirmed.len());
+        assert!(ranked.iter().all(|r| r.similarity == 0.0));
+        let best = confirmed[ranked[0].index].1;
+        assert!(
+            best.content.contains("retr"),
+            "BM25 still ranks: {}",
+            best.content
+        );
     }
 }

@@ -83,7 +83,7 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
             .load(&self.embedder.model_id())
             .await
             .unwrap_or_default();
-        let ranked = rank(&self.embedder, &stored, &confirmed, query)
+        let (ranked, _) = rank(&self.embedder, &stored, &confirmed, query, None)
             .await
             .map_err(|message| {
                 AppError::Embed(crate::domain::EmbedError::Unavailable {
