@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::support::{Hermetic, envelope, fixture, slug};
+use crate::support::{Hermetic, envelope, slug};
 
 const SECRET: &str = "sk-ant-api03-Zx9Qv3LmT7pR2sW8yB4nC6dF1gH5jK0aE";
 
@@ -113,14 +113,7 @@ fn symlinks_planted_in_the_data_home_are_not_written_through() {
     fs_err::create_dir_all(&project_dir).unwrap();
     #[cfg(unix)]
     std::os::unix::fs::symlink(&victim, project_dir.join("context-state.json")).unwrap();
-    let transcript = env.home().join("t.jsonl");
-    fs_err::copy(
-        fixture(
-            "claude-code-2.1.328/transcripts/shop-api--81b8f225-6c82-470b-98cc-ec96494e08b9.jsonl",
-        ),
-        &transcript,
-    )
-    .unwrap();
+    let transcript = env.shop_api_transcript();
     env.carryover()
         .args(["hook", "pre-compact"])
         .write_stdin(
@@ -145,14 +138,7 @@ fn a_symlinked_project_directory_is_not_written_through() {
     fs_err::create_dir_all(&projects).unwrap();
     #[cfg(unix)]
     std::os::unix::fs::symlink(&outside, projects.join(slug(&project))).unwrap();
-    let transcript = env.home().join("t.jsonl");
-    fs_err::copy(
-        fixture(
-            "claude-code-2.1.328/transcripts/shop-api--81b8f225-6c82-470b-98cc-ec96494e08b9.jsonl",
-        ),
-        &transcript,
-    )
-    .unwrap();
+    let transcript = env.shop_api_transcript();
     for (event, extra) in [("pre-compact", "trigger"), ("session-end", "reason")] {
         let mut payload = json!({"session_id": "81b8f225-6c82-470b-98cc-ec96494e08b9",
             "transcript_path": transcript, "cwd": project});

@@ -115,14 +115,7 @@ fn killed_learn_processes_leave_the_old_or_the_new_seed_and_an_intact_history() 
 fn killed_hooks_leave_state_and_handoffs_whole() {
     let env = Hermetic::new();
     env.init();
-    let transcript = env.home().join("shop-api.jsonl");
-    fs_err::copy(
-        fixture(
-            "claude-code-2.1.328/transcripts/shop-api--81b8f225-6c82-470b-98cc-ec96494e08b9.jsonl",
-        ),
-        &transcript,
-    )
-    .unwrap();
+    let transcript = env.shop_api_transcript();
     let project = env.home().join("shop-api");
     fs_err::create_dir_all(project.join(".git")).unwrap();
     let payload = |event: &str, extra: (&str, &str)| {
@@ -200,14 +193,7 @@ fn mixed_processes_at_once_lose_no_update_and_never_block_a_session() {
     const LEARNERS: usize = 4;
     let env = Hermetic::new();
     env.install_example_seed();
-    let transcript = env.home().join("shop-api.jsonl");
-    fs_err::copy(
-        fixture(
-            "claude-code-2.1.328/transcripts/shop-api--81b8f225-6c82-470b-98cc-ec96494e08b9.jsonl",
-        ),
-        &transcript,
-    )
-    .unwrap();
+    let transcript = env.shop_api_transcript();
     let start = fs_err::read(fixture(
         "claude-code-2.1.328/hooks/sessionstart-startup-1.json",
     ))
@@ -316,14 +302,7 @@ fn a_hook_that_cannot_get_the_seed_lock_fails_open_within_its_bound() {
     env.init();
     let lock = std::fs::File::create(env.data().join(".seed.json.lock")).unwrap();
     lock.lock().unwrap();
-    let transcript = env.home().join("t.jsonl");
-    fs_err::copy(
-        fixture(
-            "claude-code-2.1.328/transcripts/shop-api--81b8f225-6c82-470b-98cc-ec96494e08b9.jsonl",
-        ),
-        &transcript,
-    )
-    .unwrap();
+    let transcript = env.shop_api_transcript();
     let started = std::time::Instant::now();
     let out = env
         .carryover()

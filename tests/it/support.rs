@@ -133,6 +133,19 @@ impl Hermetic {
             .success();
     }
 
+    /// A copy of the shop-api session's transcript (a real Claude Code one) in the home.
+    pub fn shop_api_transcript(&self) -> PathBuf {
+        let path = self.home().join("shop-api.jsonl");
+        fs_err::copy(
+            fixture(
+                "claude-code-2.1.328/transcripts/shop-api--81b8f225-6c82-470b-98cc-ec96494e08b9.jsonl",
+            ),
+            &path,
+        )
+        .unwrap();
+        path
+    }
+
     /// `git <args>` in the data home's repository.
     pub fn git(&self, args: &[&str]) -> String {
         let output = StdCommand::new("git")
