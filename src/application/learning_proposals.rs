@@ -45,7 +45,8 @@ pub enum Dropped {
     BelowFloor,
     /// A learning or proposal with the same text exists (its id).
     SameText(String),
-    /// A learning or proposal says nearly the same (its id, the cosine).
+    /// A learning or proposal says nearly the same (its id, or the text of an earlier
+    /// candidate of the same session; the cosine).
     Similar(String, f32),
     /// The session's cap was reached.
     OverCap,
@@ -264,14 +265,16 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 /// Adds to `seed` those of `proposals` whose text it does not hold yet (another process may
 /// have added one since extraction looked); returns how many were added.
 pub fn add_proposals(seed: &mut Seed, proposals: &[Proposal]) -> usize {
+    // Normalised once: this runs under the seed's lock, over every learning.
+    let mut known: std::collections::HashSet<String> = known_texts(seed)
+        .map(|(_, text)| normalised(text))
+        .collect();
     let mut added = 0;
     for proposal in proposals {
-        let text = normalised(&proposal.content);
-        if known_texts(seed).any(|(_, known)| normalised(known) == text) {
-            continue;
+        if known.insert(normalised(&proposal.content)) {
+            seed.state.proposals.push(proposal.clone());
+            added += 1;
         }
-        seed.state.proposals.push(proposal.clone());
-        added += 1;
     }
     added
 }

@@ -353,6 +353,31 @@ mod tests {
         }
     }
 
+    type Service = SessionEnd<
+        MockHandoffStore,
+        MockTranscriptReader,
+        crate::domain::ports::MockProjectContext,
+        MockSeedRepository,
+        MockEmbedder,
+        MockEmbeddingIndex,
+    >;
+
+    /// The service for the shop-api project, proposing with the word embedder.
+    fn service(
+        handoffs: MockHandoffStore,
+        transcripts: MockTranscriptReader,
+        seeds: MockSeedRepository,
+    ) -> Service {
+        SessionEnd::new(
+            handoffs,
+            transcripts,
+            project_at("/home/user/code/shop-api"),
+            seeds,
+            proposals(),
+            fixed_clock(),
+        )
+    }
+
     fn proposals() -> LearningProposals<MockEmbedder, MockEmbeddingIndex> {
         LearningProposals::new(
             word_embedder(),
@@ -415,14 +440,7 @@ mod tests {
         handoffs
             .expect_write()
             .returning(|_, _, _| Ok(PathBuf::from("/h")));
-        let service = SessionEnd::new(
-            handoffs,
-            opinionated(),
-            project_at("/home/user/code/shop-api"),
-            seeds,
-            proposals(),
-            fixed_clock(),
-        );
+        let service = service(handoffs, opinionated(), seeds);
         let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
         assert_eq!(
             outcome.proposals, 1,
@@ -471,14 +489,7 @@ mod tests {
                 );
                 Ok(PathBuf::from(format!("/h/{}/handoff.md", session)))
             });
-        let service = SessionEnd::new(
-            handoffs,
-            transcripts(3),
-            project_at("/home/user/code/shop-api"),
-            seeds(),
-            proposals(),
-            fixed_clock(),
-        );
+        let service = service(handoffs, transcripts(3), seeds());
         let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
         assert_eq!(outcome.handoff, Some(PathBuf::from("/h/s1/handoff.md")));
         assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
@@ -513,14 +524,7 @@ mod tests {
             Ok(Some("---\nsession_id: s1\n---\n## What Was Accomplished\n- a\n- b\n- c\n- d\n- e\n- f\n- g\n".into()))
         });
         handoffs.expect_write().never();
-        let service = SessionEnd::new(
-            handoffs,
-            transcripts(2),
-            project_at("/home/user/code/shop-api"),
-            seeds(),
-            proposals(),
-            fixed_clock(),
-        );
+        let service = service(handoffs, transcripts(2), seeds());
         let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
         assert_eq!(
             outcome.skipped.as_deref(),
@@ -538,14 +542,7 @@ mod tests {
             .expect_write()
             .times(1)
             .returning(|_, _, _| Ok(PathBuf::from("/h")));
-        let service = SessionEnd::new(
-            handoffs,
-            transcripts(4),
-            project_at("/home/user/code/shop-api"),
-            seeds(),
-            proposals(),
-            fixed_clock(),
-        );
+        let service = service(handoffs, transcripts(4), seeds());
         assert!(
             pollster::block_on(service.end(request(HandoffSettings::default())))
                 .handoff
@@ -563,14 +560,7 @@ mod tests {
                 source: std::io::ErrorKind::PermissionDenied.into(),
             })
         });
-        let service = SessionEnd::new(
-            handoffs,
-            transcripts(2),
-            project_at("/home/user/code/shop-api"),
-            seeds(),
-            proposals(),
-            fixed_clock(),
-        );
+        let service = service(handoffs, transcripts(2), seeds());
         let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
         assert_eq!(outcome.handoff, None);
         assert_eq!(outcome.warnings.len(), 1);

@@ -92,6 +92,25 @@ mod tests {
     use super::*;
     use rstest::rstest;
 
+    #[test]
+    fn agent_homes_follow_home_unless_the_agents_own_variables_move_them() {
+        let mut env = Environment {
+            home: Some("/h".into()),
+            ..Environment::default()
+        };
+        assert_eq!(
+            env.agent_homes().unwrap(),
+            AgentHomes::under(std::path::Path::new("/h"))
+        );
+        env.claude_config_dir = Some("/c".into());
+        env.codex_home = Some("/x".into());
+        let homes = env.agent_homes().unwrap();
+        assert_eq!((homes.claude, homes.codex), ("/c".into(), "/x".into()));
+        assert_eq!(homes.gemini, PathBuf::from("/h/.gemini"));
+        env.home = None;
+        assert_eq!(env.agent_homes(), None);
+    }
+
     #[rstest]
     #[case(Some("en_GB.UTF-8"), Some("en-GB"))]
     #[case(Some("pt_PT@euro"), Some("pt-PT"))]

@@ -2,7 +2,7 @@
 
 use crate::domain::seed::LearningKind;
 
-/// Which family of phrases matched: tests and the dev-set bench report by family.
+/// Which family of phrases matched, so that tests can tell which rule fired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Family {
     /// "I prefer …", "I'd rather …", "I like …".

@@ -34,9 +34,7 @@ static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words that mark a fact as a passing state, not a standing one.
 static TRANSIENT: LazyLock<Regex> = LazyLock::new(|| {
-    regex(
-        r"(?i)\b(again|now|right now|today|currently|just|still|broken|down|failing|failed|anymore\?)\b",
-    )
+    regex(r"(?i)\b(again|now|right now|today|currently|just|still|broken|down|failing|failed)\b")
 });
 
 /// Words that mark a statement as habitual or a rule.

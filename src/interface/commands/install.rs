@@ -1,6 +1,6 @@
 //! `carryover install` and `carryover uninstall`: carryover's hooks in an agent's settings.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::json;
 
@@ -128,15 +128,15 @@ fn diff(change: &SettingsChange) -> String {
     let Some(after) = change.after.as_deref() else {
         return String::new();
     };
-    let path: PathBuf = change.path.clone();
+    let path = change.path.display().to_string();
     let old = if change.before.is_some() {
-        format!("{}", path.display())
+        path.as_str()
     } else {
-        "/dev/null".to_owned()
+        "/dev/null"
     };
     similar::TextDiff::from_lines(before, after)
         .unified_diff()
         .context_radius(3)
-        .header(&old, &path.display().to_string())
+        .header(old, &path)
         .to_string()
 }
