@@ -21,6 +21,10 @@ const SHOP_API_TRANSCRIPT: &str = include_str!(
     "../tests/fixtures/claude-code-2.1.328/transcripts/shop-api--81b8f225-6c82-470b-98cc-ec96494e08b9.jsonl"
 );
 const EXAMPLE_SEED: &str = include_str!("../tests/fixtures/seed/seed.json");
+const PROMPT_PAYLOAD: &str =
+    include_str!("../tests/fixtures/claude-code-2.1.328/hooks/userpromptsubmit-task-1.json");
+const STATUS_PAYLOAD: &[u8] =
+    include_bytes!("../tests/fixtures/claude-code-2.1.328/statusline/statusline-after-reply.json");
 
 struct Row {
     name: String,
@@ -88,6 +92,20 @@ fn main() {
             || hook(&binary, &home, "session-start"),
         ));
         rows.push(measure(
+            &format!("hook prompt, {} learnings", thousands(count)),
+            max_runs,
+            &prompt_payload(),
+            || {},
+            || hook(&binary, &home, "prompt"),
+        ));
+        rows.push(measure(
+            &format!("statusline, {} learnings", thousands(count)),
+            max_runs,
+            STATUS_PAYLOAD,
+            || {},
+            || hook(&binary, &home, "statusline"),
+        ));
+        rows.push(measure(
             &format!("index, {} learnings from scratch", thousands(count)),
             max_runs,
             b"",
@@ -126,6 +144,25 @@ fn main() {
             || {},
             || hook(&binary, &example, "pre-compact"),
         ));
+        // A resume whose transcript holds carryover's block only at its start: the worst
+        // case, the backward search reads its whole bound (32 MB) before giving up.
+        let mut resume: serde_json::Value =
+            serde_json::from_slice(&payload("SessionStart", ("source", "resume"))).unwrap();
+        resume["transcript_path"] = generated_transcript_with_block(
+            dir.path(),
+            &format!("{megabytes}mb-block"),
+            megabytes * 1024 * 1024,
+        )
+        .to_string_lossy()
+        .into_owned()
+        .into();
+        rows.push(measure(
+            &format!("hook session-start (resume), {megabytes} MB transcript, block at its start"),
+            max_runs,
+            &serde_json::to_vec(&resume).unwrap(),
+            || {},
+            || hook(&binary, &example, "session-start"),
+        ));
         let session_end = payload("SessionEnd", ("reason", "other"));
         let home = data_home(
             dir.path(),
@@ -158,6 +195,16 @@ fn main() {
     }
 }
 
+/// The real `UserPromptSubmit` payload, sent from the generated project, asking about one of
+/// the generated learnings' topics.
+fn prompt_payload() -> Vec<u8> {
+    let mut payload: serde_json::Value = serde_json::from_str(PROMPT_PAYLOAD).unwrap();
+    let start: serde_json::Value = serde_json::from_slice(START_PAYLOAD).unwrap();
+    payload["cwd"] = start["cwd"].clone();
+    payload["prompt"] = "why do the retry budget tests for the HTTP client keep failing?".into();
+    serde_json::to_vec(&payload).unwrap()
+}
+
 /// `12345` as `12,345`.
 fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -171,11 +218,12 @@ fn thousands(n: usize) -> String {
     out
 }
 
-/// `carryover hook <event>`, or `carryover index` for the event `index`, on a data home.
+/// `carryover hook <event>`, or `carryover index` / `carryover statusline` for those events,
+/// on a data home.
 fn hook(binary: &Path, home: &Path, event: &str) -> Command {
     let mut command = Command::new(binary);
     match event {
-        "index" => command.arg("index"),
+        "index" | "statusline" => command.arg(event),
         _ => command.args(["hook", event]),
     };
     command
@@ -294,6 +342,28 @@ fn generated_transcript(dir: &Path, name: &str, size: usize) -> PathBuf {
     }
     file.write_all(SHOP_API_TRANSCRIPT.as_bytes()).unwrap();
     file.flush().unwrap();
+    path
+}
+
+/// [`generated_transcript`] opening with carryover's session-start block, as Claude Code
+/// records it (an `attachment` row of type `hook_additional_context`).
+fn generated_transcript_with_block(dir: &Path, name: &str, size: usize) -> PathBuf {
+    let plain = generated_transcript(dir, name, size);
+    let path = dir.join(format!("transcript-{name}-with-block.jsonl"));
+    let block = serde_json::json!({
+        "type": "attachment",
+        "isSidechain": false,
+        "timestamp": "2026-11-22T18:00:00.000Z",
+        "attachment": {"type": "hook_additional_context", "hookEvent": "SessionStart",
+            "content": ["Identity: Juno\n\n[carryover: session context]"]},
+    })
+    .to_string();
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    file.write_all(block.as_bytes()).unwrap();
+    file.write_all(b"\n").unwrap();
+    std::io::copy(&mut std::fs::File::open(&plain).unwrap(), &mut file).unwrap();
+    file.flush().unwrap();
+    let _ = std::fs::remove_file(plain);
     path
 }
 

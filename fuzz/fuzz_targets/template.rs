@@ -12,7 +12,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|text: &str| {
     let _ = parse_front_matter(text);
     let flags = ResolvedFlags::resolve(
-        &BTreeMap::from([("startup-instruction".to_owned(), FlagValue::parse_cli("make status"))]),
+        &BTreeMap::from([("startup-instruction".to_owned(), FlagValue::parse_cli("make status").unwrap())]),
         None,
     );
     let variables = RenderVariables {

@@ -1,8 +1,8 @@
 //! The application layer's error: what a use case can fail with.
 
 use crate::domain::{
-    EmbedError, FlagError, IndexError, RuleError, SeedError, SettingsError, TemplateError,
-    TranscriptError,
+    AgentMemoryError, EmbedError, FlagError, IndexError, RuleError, SeedError, SettingsError,
+    TemplateError, TranscriptError,
 };
 
 /// Why a use case did not complete.
@@ -29,6 +29,9 @@ pub enum AppError {
     /// A transcript named on the command line could not be read.
     #[error(transparent)]
     Transcript(TranscriptError),
+    /// An agent's memory folder could not be read.
+    #[error(transparent)]
+    Memory(#[from] AgentMemoryError),
     /// An agent's settings file could not be read, understood or written.
     #[error(transparent)]
     Settings(#[from] SettingsError),

@@ -26,7 +26,7 @@ impl<F: FlagStore> Flags<F> {
         raw: &str,
     ) -> Result<FlagValue, AppError> {
         check(name)?;
-        let value = FlagValue::parse_cli(raw);
+        let value = FlagValue::parse_cli(raw).map_err(AppError::Rule)?;
         self.store.set(target, name, &value).await?;
         Ok(value)
     }

@@ -6,9 +6,11 @@ use std::sync::Arc;
 
 use crate::domain::SettingsError;
 use crate::domain::agent_hooks::{
-    AgentHomes, AgentKind, InstallScope, encode_settings, install_hooks, parse_settings,
-    uninstall_hooks,
+    AgentHomes, AgentKind, InstallScope, StatusLineChange, encode_settings, install_hooks,
+    install_status_line, parse_settings, uninstall_hooks, uninstall_status_line,
 };
+#[cfg(test)]
+use crate::domain::ports::SettingsFileState;
 use crate::domain::ports::{Clock, SettingsFiles};
 
 use super::AppError;
@@ -20,9 +22,22 @@ pub enum HookAction {
     Install {
         /// The carryover executable the hooks run.
         binary: PathBuf,
+        /// Whether to wire the status line (Claude Code only).
+        status_line: StatusLinePolicy,
     },
-    /// Remove every carryover hook.
+    /// Remove every carryover hook, and carryover's status line.
     Uninstall,
+}
+
+/// Whether `install` wires carryover's status line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusLinePolicy {
+    /// Where the user has none (the default); a status line of theirs stays.
+    IfAbsent,
+    /// Asked for: a status line of the user's is an error, never replaced.
+    Required,
+    /// Not at all.
+    Off,
 }
 
 /// A settings file before and after the action.
@@ -34,6 +49,8 @@ pub struct SettingsChange {
     pub before: Option<String>,
     /// Its text after the action; `None` when the action changes nothing.
     pub after: Option<String>,
+    /// What became of the status line; `None` for agents without one.
+    pub status_line: Option<StatusLineChange>,
 }
 
 impl SettingsChange {
@@ -54,6 +71,9 @@ pub struct HookTarget {
     pub homes: AgentHomes,
     /// The project, for the project and local scopes.
     pub project_root: PathBuf,
+    /// For the user scope: write the target of a settings file that is a symbolic link
+    /// (dotfile managers link them); never for a project's files.
+    pub follow_links: bool,
 }
 
 /// Plans and applies changes to agents' settings files.
@@ -82,6 +102,7 @@ impl<F: SettingsFiles> HookInstaller<F> {
                 agent: target.agent.display_name(),
                 scope: target.scope.to_string(),
             })?;
+        let path = self.checked_path(target, path).await?;
         let before = self.files.read(&path).await?;
         let settings = match &before {
             Some(text) => parse_settings(text).map_err(|source| SettingsError::Syntax {
@@ -93,6 +114,7 @@ impl<F: SettingsFiles> HookInstaller<F> {
                     path,
                     before,
                     after: None,
+                    status_line: None,
                 });
             }
             None => serde_json::Value::Object(Default::default()),
@@ -101,11 +123,44 @@ impl<F: SettingsFiles> HookInstaller<F> {
             path: path.clone(),
             source,
         };
-        let next = match action {
-            HookAction::Install { binary } => {
-                install_hooks(settings.clone(), target.agent, binary).map_err(shape)?
+        let has_status_line = target.agent == AgentKind::Claude;
+        let (next, status_line) = match action {
+            HookAction::Install {
+                binary,
+                status_line,
+            } => {
+                let hooked =
+                    install_hooks(settings.clone(), target.agent, binary).map_err(shape)?;
+                match (status_line, has_status_line) {
+                    (StatusLinePolicy::Off, _) => (hooked, None),
+                    (StatusLinePolicy::Required, false) => {
+                        return Err(SettingsError::NoStatusLine {
+                            agent: target.agent.display_name(),
+                        }
+                        .into());
+                    }
+                    (_, false) => (hooked, None),
+                    (policy, true) => {
+                        let (wired, change) = install_status_line(hooked, binary).map_err(shape)?;
+                        if *policy == StatusLinePolicy::Required
+                            && change == StatusLineChange::KeptTheirs
+                        {
+                            return Err(SettingsError::StatusLineTaken { path }.into());
+                        }
+                        (wired, Some(change))
+                    }
+                }
             }
-            HookAction::Uninstall => uninstall_hooks(settings.clone()).map_err(shape)?,
+            HookAction::Uninstall => {
+                let unhooked = uninstall_hooks(settings.clone()).map_err(shape)?;
+                match has_status_line {
+                    true => {
+                        let (next, change) = uninstall_status_line(unhooked);
+                        (next, Some(change))
+                    }
+                    false => (unhooked, None),
+                }
+            }
         };
         let after = (before.is_none() || next != settings)
             .then(|| encode_settings(&next, before.as_deref()));
@@ -113,7 +168,46 @@ impl<F: SettingsFiles> HookInstaller<F> {
             path,
             before,
             after,
+            status_line,
         })
+    }
+
+    /// The path to write: a settings file behind a symbolic link is refused in a project (a
+    /// cloned repository can ship `.claude` as a link into the user's home, and the user's
+    /// settings, keys included, would be copied into a file the repository tracks), and in the
+    /// user's home unless `follow_links` says to write the link's target. A read-only file is
+    /// never replaced.
+    async fn checked_path(&self, target: &HookTarget, path: PathBuf) -> Result<PathBuf, AppError> {
+        let within = match target.scope {
+            InstallScope::User => path
+                .parent()
+                .and_then(Path::parent)
+                .unwrap_or(Path::new("/"))
+                .to_path_buf(),
+            InstallScope::Project | InstallScope::Local => target.project_root.clone(),
+        };
+        let state = self.files.inspect(&path, &within).await?;
+        if state.read_only {
+            return Err(SettingsError::ReadOnly { path }.into());
+        }
+        match state.link {
+            None => Ok(path),
+            Some((link, resolved)) if target.scope == InstallScope::User && target.follow_links => {
+                let rest = path.strip_prefix(&link).unwrap_or(Path::new(""));
+                let resolved = match rest.as_os_str().is_empty() {
+                    true => resolved,
+                    false => resolved.join(rest),
+                };
+                Ok(resolved)
+            }
+            Some((link, resolved)) => Err(SettingsError::Link {
+                path,
+                link,
+                target: resolved,
+                project: target.scope != InstallScope::User,
+            }
+            .into()),
+        }
     }
 
     /// Writes a planned change (nothing when it changes nothing), backing up the previous file
@@ -146,12 +240,18 @@ mod tests {
             scope,
             homes: AgentHomes::under(Path::new("/home/u")),
             project_root: PathBuf::from("/work/shop"),
+            follow_links: false,
         }
     }
 
     fn install() -> HookAction {
+        install_with(StatusLinePolicy::IfAbsent)
+    }
+
+    fn install_with(status_line: StatusLinePolicy) -> HookAction {
         HookAction::Install {
             binary: PathBuf::from("/opt/carryover"),
+            status_line,
         }
     }
 
@@ -161,6 +261,71 @@ mod tests {
             .expect_read()
             .returning(move |_| Ok(text.map(str::to_owned)));
         files
+            .expect_inspect()
+            .returning(|_, _| Ok(SettingsFileState::default()));
+        files
+    }
+
+    fn files_behind(state: SettingsFileState) -> MockSettingsFiles {
+        let mut files = MockSettingsFiles::new();
+        files
+            .expect_inspect()
+            .returning(move |_, _| Ok(state.clone()));
+        files.expect_read().returning(|_| Ok(Some("{}".into())));
+        files
+    }
+
+    #[rstest::rstest]
+    #[case::a_project_link_is_refused(InstallScope::Project, false, Err("a repository can ship"))]
+    #[case::even_when_asked_to_follow(InstallScope::Project, true, Err("a repository can ship"))]
+    #[case::a_user_link_needs_asking(InstallScope::User, false, Err("only with --follow-links"))]
+    #[case::a_user_link_followed_when_asked(
+        InstallScope::User,
+        true,
+        Ok("/dotfiles/claude/settings.json")
+    )]
+    fn links_to_settings(
+        #[case] scope: InstallScope,
+        #[case] follow: bool,
+        #[case] expected: Result<&str, &str>,
+    ) {
+        let link = match scope {
+            InstallScope::User => "/home/u/.claude",
+            _ => "/work/shop/.claude",
+        };
+        let installer = HookInstaller::new(
+            files_behind(SettingsFileState {
+                link: Some((link.into(), "/dotfiles/claude".into())),
+                read_only: false,
+            }),
+            fixed_clock(),
+        );
+        let mut target = target(AgentKind::Claude, scope);
+        target.follow_links = follow;
+        let planned = pollster::block_on(installer.plan(&target, &install()));
+        match expected {
+            Ok(path) => assert_eq!(planned.unwrap().path, PathBuf::from(path)),
+            Err(words) => {
+                let message = planned.unwrap_err().to_string();
+                assert!(message.contains(words), "{message}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_read_only_file_is_never_replaced() {
+        let installer = HookInstaller::new(
+            files_behind(SettingsFileState {
+                link: None,
+                read_only: true,
+            }),
+            fixed_clock(),
+        );
+        let error = pollster::block_on(
+            installer.plan(&target(AgentKind::Claude, InstallScope::User), &install()),
+        )
+        .unwrap_err();
+        assert!(error.to_string().contains("read-only"), "{error}");
     }
 
     #[test]
@@ -191,12 +356,17 @@ mod tests {
     #[test]
     fn an_installed_file_is_left_alone() {
         let installed = crate::domain::agent_hooks::encode_settings(
-            &install_hooks(
-                serde_json::json!({"model": "x"}),
-                AgentKind::Claude,
+            &crate::domain::agent_hooks::install_status_line(
+                install_hooks(
+                    serde_json::json!({"model": "x"}),
+                    AgentKind::Claude,
+                    Path::new("/opt/carryover"),
+                )
+                .unwrap(),
                 Path::new("/opt/carryover"),
             )
-            .unwrap(),
+            .unwrap()
+            .0,
             None,
         );
         let text: &'static str = Box::leak(installed.into_boxed_str());
@@ -236,6 +406,65 @@ mod tests {
         .unwrap();
         assert!(!change.changes_anything());
         assert_eq!(change.path, PathBuf::from("/home/u/.gemini/settings.json"));
+    }
+
+    const THEIRS: &str = r#"{"statusLine": {"type": "command", "command": "~/my-line.sh"}}"#;
+
+    #[rstest::rstest]
+    #[case::wired_where_there_is_none(
+        None,
+        StatusLinePolicy::IfAbsent,
+        Some(StatusLineChange::Added)
+    )]
+    #[case::theirs_is_kept(
+        Some(THEIRS),
+        StatusLinePolicy::IfAbsent,
+        Some(StatusLineChange::KeptTheirs)
+    )]
+    #[case::left_out_when_asked(None, StatusLinePolicy::Off, None)]
+    fn the_status_line_is_wired_only_where_the_user_has_none(
+        #[case] text: Option<&'static str>,
+        #[case] policy: StatusLinePolicy,
+        #[case] expected: Option<StatusLineChange>,
+    ) {
+        let installer = HookInstaller::new(files_holding(text), fixed_clock());
+        let change = pollster::block_on(installer.plan(
+            &target(AgentKind::Claude, InstallScope::User),
+            &install_with(policy),
+        ))
+        .unwrap();
+        assert_eq!(change.status_line, expected);
+        let after = change.after.unwrap();
+        match expected {
+            Some(StatusLineChange::Added) => assert!(after.contains("/opt/carryover statusline")),
+            Some(StatusLineChange::KeptTheirs) => assert!(after.contains("~/my-line.sh")),
+            _ => assert!(!after.contains("statusLine"), "{after}"),
+        }
+    }
+
+    #[test]
+    fn asking_for_the_status_line_over_the_users_is_refused() {
+        let installer = HookInstaller::new(files_holding(Some(THEIRS)), fixed_clock());
+        let error = pollster::block_on(installer.plan(
+            &target(AgentKind::Claude, InstallScope::User),
+            &install_with(StatusLinePolicy::Required),
+        ))
+        .unwrap_err();
+        assert!(
+            error.to_string().contains("has a status line of your own"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn other_agents_get_no_status_line() {
+        let installer = HookInstaller::new(files_holding(None), fixed_clock());
+        let change = pollster::block_on(
+            installer.plan(&target(AgentKind::Gemini, InstallScope::User), &install()),
+        )
+        .unwrap();
+        assert_eq!(change.status_line, None);
+        assert!(!change.after.unwrap().contains("statusLine"));
     }
 
     #[test]

@@ -90,7 +90,7 @@ fn identity_from(request: &InitRequest) -> Result<Identity, RuleError> {
         ai_name: ai_name.to_owned(),
         catchphrase,
         preferences: Preferences {
-            response_style: request.style,
+            response_style: request.style.clone(),
             timezone: request.timezone.trim().to_owned(),
             locale: request.locale.trim().to_owned(),
             ..Preferences::default()
@@ -129,6 +129,8 @@ mod tests {
             confirmed_at: None,
             confirmed: true,
             tags: vec![],
+            project: None,
+            pinned: false,
             extra: Default::default(),
         });
         seed

@@ -11,6 +11,17 @@ use super::AppError;
 /// What `learn` records as the source of a learning typed by the user.
 pub const MANUAL_SOURCE: &str = "carryover learn";
 
+/// Where a new learning belongs and how it is shown.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LearnOptions {
+    /// Labels.
+    pub tags: Vec<String>,
+    /// The project it belongs to; `None` makes it global.
+    pub project: Option<String>,
+    /// Always shown first at session start.
+    pub pinned: bool,
+}
+
 /// Adds confirmed learnings to the seed.
 pub struct Learn<S> {
     seeds: S,
@@ -30,25 +41,34 @@ impl<S: SeedRepository> Learn<S> {
         &self,
         kind: LearningKind,
         content: &str,
-        tags: Vec<String>,
+        options: LearnOptions,
     ) -> Result<Learning, AppError> {
-        let content = content.split_whitespace().collect::<Vec<_>>().join(" ");
+        // Control characters (a terminal escape) and invisible marks (zero-width spaces) are
+        // not text: they are removed, and what is left must say something.
+        let content = content
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .filter(|c| !crate::domain::format::is_invisible_format(*c))
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         if content.is_empty() {
             return Err(AppError::Rule(RuleError::Empty {
                 what: "the learning",
             }));
         }
         let now = self.clock.now();
-        let learning = Learning {
-            id: self.ids.next_id(kind.id_prefix()),
+        let mut learning = Learning::new(
+            self.ids.next_id(kind.id_prefix()),
             content,
-            source: MANUAL_SOURCE.to_owned(),
-            extracted_at: now,
-            confirmed_at: Some(now),
-            confirmed: true,
-            tags,
-            extra: Default::default(),
-        };
+            MANUAL_SOURCE.to_owned(),
+            now,
+            true,
+        );
+        learning.tags = options.tags;
+        learning.project = options.project;
+        learning.pinned = options.pinned;
         let added = learning.clone();
         self.seeds
             .update(Box::new(move |current| {
@@ -138,7 +158,10 @@ mod tests {
         let learning = pollster::block_on(service.learn(
             LearningKind::Insight,
             "  Staging resets   every Sunday ",
-            vec!["staging".into()],
+            LearnOptions {
+                tags: vec!["staging".into()],
+                ..LearnOptions::default()
+            },
         ))
         .unwrap();
         assert_eq!(learning.id, "ins_NEW");
@@ -159,7 +182,7 @@ mod tests {
         pollster::block_on(first.learn(
             LearningKind::Insight,
             "Staging resets every Sunday",
-            vec![],
+            LearnOptions::default(),
         ))
         .unwrap();
         seed = written.lock().unwrap().clone().unwrap();
@@ -169,7 +192,8 @@ mod tests {
             .returning(move |edit| edit(Some(seed.clone())).map(|(s, _)| s));
         let second = Learn::new(seeds, clock(), ids());
         let error =
-            pollster::block_on(second.learn(LearningKind::Insight, again, vec![])).unwrap_err();
+            pollster::block_on(second.learn(LearningKind::Insight, again, LearnOptions::default()))
+                .unwrap_err();
         assert!(
             matches!(error, AppError::Rule(RuleError::DuplicateLearning { id }) if id == "ins_NEW")
         );
@@ -184,7 +208,7 @@ mod tests {
         let error = pollster::block_on(Learn::new(seeds, clock(), ids()).learn(
             LearningKind::Pattern,
             "x",
-            vec![],
+            LearnOptions::default(),
         ))
         .unwrap_err();
         assert!(matches!(error, AppError::Rule(RuleError::NotInitialised)));
@@ -197,7 +221,7 @@ mod tests {
         let error = pollster::block_on(Learn::new(seeds, clock(), ids()).learn(
             LearningKind::Pattern,
             " \n ",
-            vec![],
+            LearnOptions::default(),
         ))
         .unwrap_err();
         assert!(matches!(error, AppError::Rule(RuleError::Empty { .. })));

@@ -1,16 +1,27 @@
 //! Learnings proposed from a session's user messages: the phrase rules' candidates, kept when
 //! confident enough, new (not the text of any learning or proposal, rejected ones included,
-//! nor too similar to one) and within the per-session cap.
+//! nor too similar to one) and within the per-session cap. The agent's own memories (ADR 0014)
+//! are proposed the same way, minus the floor and the cap: the agent already chose them.
 
 use std::sync::Arc;
 
-use crate::domain::extraction::{Candidate, candidates_from, normalised};
+use crate::domain::agent_memory::AgentMemory;
+use crate::domain::extraction::{Candidate, Family, candidates_from, normalised};
 use crate::domain::ports::{Clock, Embedder, EmbeddingIndex, IdGenerator};
+use crate::domain::project::Project;
 use crate::domain::retrieval::{StoredVectors, content_hash};
+use crate::domain::scope::{ProposedScope, proposed_scope};
 use crate::domain::seed::{Proposal, ProposalStatus, Seed};
 
 /// How a proposal records that the phrase rules found it.
 pub const METHOD: &str = "rules";
+
+/// How a proposal records that it came from the agent's own memory.
+pub const MEMORY_METHOD: &str = "claude-memory";
+
+/// A memory's confidence: the agent judged it worth keeping, which no phrase rule can beat,
+/// yet it may still be a passing note, so the user reviews it like any other.
+pub const MEMORY_CONFIDENCE: f64 = 0.9;
 
 /// Extraction settings (`[proposals]` in the configuration).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -43,7 +54,8 @@ impl Default for ProposalSettings {
 pub enum Dropped {
     /// Less confident than the floor.
     BelowFloor,
-    /// A learning or proposal with the same text exists (its id).
+    /// A learning or proposal with the same text exists (its id, or the text of an earlier
+    /// memory of the same batch).
     SameText(String),
     /// A learning or proposal says nearly the same (its id, or the text of an earlier
     /// candidate of the same session; the cosine).
@@ -61,6 +73,16 @@ pub struct Extraction {
     pub dropped: Vec<(Candidate, Dropped)>,
     /// What went wrong without stopping it (an embedder that did not answer).
     pub warnings: Vec<String>,
+}
+
+/// Where a session's messages come from: each proposal's source, and the project it is
+/// scoped to when it is about that project (ADR 0010).
+#[derive(Debug, Clone, Copy)]
+pub struct ProposalOrigin<'a> {
+    /// The session id, recorded as the proposal's source.
+    pub session: &'a str,
+    /// The session's project.
+    pub project: &'a Project,
 }
 
 /// Finds proposals in user messages.
@@ -91,12 +113,12 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
     }
 
     /// The proposals `messages` (one session's user messages, oldest first) yield against
-    /// what `seed` already holds; `session` becomes each proposal's source.
+    /// what `seed` already holds; `origin` gives each its source and scope.
     pub async fn extract(
         &self,
         messages: &[String],
         seed: &Seed,
-        session: &str,
+        origin: ProposalOrigin<'_>,
         settings: ProposalSettings,
     ) -> Extraction {
         let mut extraction = Extraction::default();
@@ -129,16 +151,88 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
                 extraction.dropped.push((candidate, Dropped::OverCap));
                 continue;
             }
+            let project = (proposed_scope(&candidate.text, &origin.project.name)
+                == ProposedScope::Project)
+                .then(|| origin.project.id.as_str().to_owned());
             extraction.proposals.push(Proposal {
                 id: self.ids.next_id("prp_"),
                 kind: candidate.kind,
                 content: candidate.text,
-                source: session.to_owned(),
+                source: origin.session.to_owned(),
                 extracted_at: now,
                 status: ProposalStatus::Pending,
                 method: Some(METHOD.to_owned()),
                 confidence: Some((candidate.confidence * 100.0).round() / 100.0),
                 decided_at: None,
+                project,
+                extra: Default::default(),
+            });
+        }
+        extraction
+    }
+
+    /// The proposals the agent's `memories` yield against what `seed` already holds: each is
+    /// proposed as written unless a learning or proposal (or an earlier memory) says the same
+    /// or nearly the same. `origin` gives their source and project; a memory about the user is
+    /// global unless `force_project`.
+    pub async fn from_memories(
+        &self,
+        memories: &[AgentMemory],
+        seed: &Seed,
+        origin: ProposalOrigin<'_>,
+        force_project: bool,
+        settings: ProposalSettings,
+    ) -> Extraction {
+        let mut extraction = Extraction::default();
+        let mut known: Vec<(String, String)> = known_texts(seed)
+            .map(|(id, text)| (normalised(text), id.to_owned()))
+            .collect();
+        let mut kept: Vec<Candidate> = Vec::new();
+        let mut scopes: Vec<(String, ProposedScope)> = Vec::new();
+        for memory in memories {
+            // A memory is the agent's own "remember that …".
+            let candidate = Candidate {
+                kind: memory.kind,
+                text: memory.text.clone(),
+                confidence: MEMORY_CONFIDENCE,
+                family: Family::Reminder,
+            };
+            let text = normalised(&memory.text);
+            match known.iter().find(|(known, _)| *known == text) {
+                Some((_, id)) => {
+                    let id = id.clone();
+                    extraction.dropped.push((candidate, Dropped::SameText(id)));
+                }
+                None => {
+                    known.push((text, memory.text.clone()));
+                    scopes.push((memory.text.clone(), memory.scope(force_project)));
+                    kept.push(candidate);
+                }
+            }
+        }
+        if !kept.is_empty() {
+            kept = self
+                .drop_similar(kept, seed, settings, &mut extraction)
+                .await;
+        }
+        let now = self.clock.now();
+        for candidate in kept {
+            let scope = scopes
+                .iter()
+                .find(|(text, _)| *text == candidate.text)
+                .map_or(ProposedScope::Project, |(_, scope)| *scope);
+            extraction.proposals.push(Proposal {
+                id: self.ids.next_id("prp_"),
+                kind: candidate.kind,
+                content: candidate.text,
+                source: origin.session.to_owned(),
+                extracted_at: now,
+                status: ProposalStatus::Pending,
+                method: Some(MEMORY_METHOD.to_owned()),
+                confidence: Some(MEMORY_CONFIDENCE),
+                decided_at: None,
+                project: (scope == ProposedScope::Project)
+                    .then(|| origin.project.id.as_str().to_owned()),
                 extra: Default::default(),
             });
         }
@@ -291,6 +385,15 @@ mod tests {
         decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap()
     }
 
+    fn origin() -> ProposalOrigin<'static> {
+        static PROJECT: std::sync::LazyLock<Project> =
+            std::sync::LazyLock::new(|| Project::at("/home/user/code/shop-api"));
+        ProposalOrigin {
+            session: "s1",
+            project: &PROJECT,
+        }
+    }
+
     fn service(embedder: MockEmbedder) -> LearningProposals<MockEmbedder, MockEmbeddingIndex> {
         LearningProposals::new(embedder, empty_index(), counting_ids(), fixed_clock())
     }
@@ -304,7 +407,7 @@ mod tests {
         let found = pollster::block_on(service(word_embedder()).extract(
             &messages(&["I prefer early returns over nested if blocks."]),
             &seed(),
-            "s1",
+            origin(),
             ProposalSettings::default(),
         ));
         let proposal = &found.proposals[0];
@@ -333,7 +436,7 @@ mod tests {
                 "I prefer early returns over nested if blocks.",
             ]),
             &seed(),
-            "s1",
+            origin(),
             settings,
         ));
         let kept: Vec<f64> = found
@@ -354,7 +457,7 @@ mod tests {
         let found = pollster::block_on(service(word_embedder()).extract(
             &messages(&["Never commit directly to main in this repo."]),
             &seed(),
-            "s1",
+            origin(),
             settings,
         ));
         assert!(found.proposals.is_empty());
@@ -395,7 +498,7 @@ mod tests {
                 "I prefer early returns over nested if blocks.",
             ]),
             &seed,
-            "s1",
+            origin(),
             ProposalSettings::default(),
         ));
         assert!(found.proposals.is_empty(), "{:?}", found.proposals);
@@ -408,6 +511,139 @@ mod tests {
         assert!(found.dropped.iter().any(
             |(_, why)| matches!(why, Dropped::Similar(id, s) if *id == insight && *s >= 0.99)
         ));
+    }
+
+    fn memory(kind: LearningKind, text: &str, about_user: bool) -> AgentMemory {
+        AgentMemory {
+            name: None,
+            kind,
+            text: text.into(),
+            about_user,
+        }
+    }
+
+    #[test]
+    fn memories_are_proposed_with_their_kind_method_and_scope() {
+        let found = pollster::block_on(service(word_embedder()).from_memories(
+            &[
+                memory(
+                    LearningKind::Pattern,
+                    "Keep pull requests under 400 lines",
+                    false,
+                ),
+                memory(
+                    LearningKind::SelfKnowledge,
+                    "Mara reviews code in the mornings",
+                    true,
+                ),
+            ],
+            &seed(),
+            origin(),
+            false,
+            ProposalSettings::default(),
+        ));
+        let shown: Vec<_> = found
+            .proposals
+            .iter()
+            .map(|p| {
+                (
+                    p.kind,
+                    p.project.is_some(),
+                    p.method.as_deref(),
+                    p.confidence,
+                )
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (LearningKind::Pattern, true, Some(MEMORY_METHOD), Some(0.9)),
+                (
+                    LearningKind::SelfKnowledge,
+                    false,
+                    Some(MEMORY_METHOD),
+                    Some(0.9)
+                ),
+            ]
+        );
+        assert_eq!(
+            found.proposals[0].project.as_deref(),
+            Some(origin().project.id.as_str())
+        );
+        assert!(found.dropped.is_empty());
+    }
+
+    #[test]
+    fn forcing_the_project_scopes_a_user_memory_too() {
+        let found = pollster::block_on(service(word_embedder()).from_memories(
+            &[memory(
+                LearningKind::SelfKnowledge,
+                "Mara reviews code in the mornings",
+                true,
+            )],
+            &seed(),
+            origin(),
+            true,
+            ProposalSettings::default(),
+        ));
+        assert!(found.proposals[0].project.is_some());
+    }
+
+    #[test]
+    fn a_memory_already_known_or_repeated_is_dropped_with_its_reason() {
+        let mut seed = seed();
+        seed.learned.insights[0].content = "Staging resets every Sunday".into();
+        let known = seed.learned.insights[0].id.clone();
+        let found = pollster::block_on(service(word_embedder()).from_memories(
+            &[
+                memory(LearningKind::Insight, "staging resets every sunday.", false),
+                memory(LearningKind::Pattern, "Squash before merging", false),
+                memory(LearningKind::Pattern, "Squash before merging!", false),
+            ],
+            &seed,
+            origin(),
+            false,
+            ProposalSettings::default(),
+        ));
+        assert_eq!(found.proposals.len(), 1);
+        let reasons: Vec<&Dropped> = found.dropped.iter().map(|(_, why)| why).collect();
+        assert_eq!(
+            reasons,
+            [
+                &Dropped::SameText(known),
+                &Dropped::SameText("Squash before merging".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_memory_that_restates_a_learning_is_dropped_as_similar() {
+        let seed = seed();
+        let insight = seed.learned.insights[0].id.clone();
+        let insight_text = seed.learned.insights[0].content.clone();
+        let mut embedder = MockEmbedder::new();
+        embedder.expect_model_id().returning(|| "m".into());
+        embedder.expect_embed().returning(move |texts| {
+            Ok(texts
+                .iter()
+                .map(|t| {
+                    if t.starts_with("Restated") || *t == insight_text {
+                        vec![1.0, 0.0]
+                    } else {
+                        vec![0.0, 1.0]
+                    }
+                })
+                .collect())
+        });
+        let found = pollster::block_on(service(embedder).from_memories(
+            &[memory(LearningKind::Insight, "Restated insight", false)],
+            &seed,
+            origin(),
+            false,
+            ProposalSettings::default(),
+        ));
+        assert!(found.proposals.is_empty());
+        assert!(matches!(&found.dropped[..], [(_, Dropped::Similar(id, _))] if *id == insight));
     }
 
     #[test]
@@ -423,7 +659,7 @@ mod tests {
         let found = pollster::block_on(service(embedder).extract(
             &messages(&["I prefer early returns over nested if blocks."]),
             &seed(),
-            "s1",
+            origin(),
             ProposalSettings::default(),
         ));
         assert_eq!(found.proposals.len(), 1);
@@ -436,7 +672,7 @@ mod tests {
         let found = pollster::block_on(service(word_embedder()).extract(
             &messages(&["I prefer early returns over nested if blocks."]),
             &seed,
-            "s1",
+            origin(),
             ProposalSettings::default(),
         ));
         assert_eq!(add_proposals(&mut seed, &found.proposals), 1);

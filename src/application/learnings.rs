@@ -2,6 +2,7 @@
 
 use crate::domain::ports::{Embedder, EmbeddingIndex, SeedRepository};
 use crate::domain::prefix::resolve_prefix;
+use crate::domain::scope::is_global;
 use crate::domain::seed::{Learning, LearningKind, Seed};
 use crate::domain::{ChangeReason, RuleError};
 
@@ -17,6 +18,27 @@ pub struct FoundLearning {
     pub learning: Learning,
     /// Similarity to the search, when searched.
     pub score: Option<f32>,
+}
+
+/// Which learnings a listing shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScopeFilter {
+    /// Every learning.
+    All,
+    /// Global ones only.
+    Global,
+    /// Those of one project (a project id), not the global ones.
+    Project(String),
+}
+
+impl ScopeFilter {
+    fn admits(&self, learning: &Learning) -> bool {
+        match self {
+            Self::All => true,
+            Self::Global => is_global(learning.project.as_deref()),
+            Self::Project(id) => learning.project.as_deref() == Some(id.as_str()),
+        }
+    }
 }
 
 /// The learnings of the seed.
@@ -45,19 +67,86 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
             .seed)
     }
 
-    /// Confirmed learnings, most recent first.
-    pub async fn list(&self) -> Result<Vec<FoundLearning>, AppError> {
+    /// Confirmed learnings that `filter` admits, pinned first, then most recent first.
+    pub async fn list(&self, filter: &ScopeFilter) -> Result<Vec<FoundLearning>, AppError> {
         let seed = self.seed().await?;
         let mut found: Vec<FoundLearning> = seed
             .confirmed_learnings()
+            .filter(|(_, learning)| filter.admits(learning))
             .map(|(kind, learning)| FoundLearning {
                 kind,
                 learning: learning.clone(),
                 score: None,
             })
             .collect();
-        found.sort_by_key(|f| std::cmp::Reverse(f.learning.recency()));
+        found.sort_by_key(|f| (!f.learning.pinned, std::cmp::Reverse(f.learning.recency())));
         Ok(found)
+    }
+
+    /// Moves the learning whose id starts with `prefix` to `project` (a project id), or makes
+    /// it global; returns it as changed.
+    pub async fn set_scope(
+        &self,
+        prefix: &str,
+        project: Option<String>,
+    ) -> Result<FoundLearning, AppError> {
+        let change = match &project {
+            Some(id) => format!("scope {id}"),
+            None => "scope global".to_owned(),
+        };
+        self.edit(prefix, change, move |learning| learning.project = project)
+            .await
+    }
+
+    /// Pins (or unpins) the learning whose id starts with `prefix`.
+    pub async fn set_pinned(&self, prefix: &str, pinned: bool) -> Result<FoundLearning, AppError> {
+        let change = if pinned { "pin" } else { "unpin" };
+        self.edit(prefix, change.to_owned(), move |learning| {
+            learning.pinned = pinned
+        })
+        .await
+    }
+
+    async fn edit(
+        &self,
+        prefix: &str,
+        change: String,
+        apply: impl FnOnce(&mut Learning) + Send + 'static,
+    ) -> Result<FoundLearning, AppError> {
+        let prefix = prefix.to_owned();
+        let edited = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let record = edited.clone();
+        self.seeds
+            .update(Box::new(move |current| {
+                let mut seed = current.ok_or(RuleError::NotInitialised)?;
+                let ids: Vec<String> = seed.learned.iter().map(|(_, l)| l.id.clone()).collect();
+                let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+                let index = resolve_prefix("learning", &refs, &prefix)?;
+                let id = ids[index].clone();
+                for kind in LearningKind::ALL {
+                    if let Some(learning) =
+                        seed.learned.of_mut(kind).iter_mut().find(|l| l.id == id)
+                    {
+                        apply(learning);
+                        *record
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                            Some(FoundLearning {
+                                kind,
+                                learning: learning.clone(),
+                                score: None,
+                            });
+                        break;
+                    }
+                }
+                Ok((seed, ChangeReason::Edit { id, change }))
+            }))
+            .await?;
+        let found = edited
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        found.ok_or(AppError::Rule(RuleError::NotInitialised))
     }
 
     /// The learning whose id starts with `prefix`.
@@ -99,7 +188,7 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
                 FoundLearning {
                     kind,
                     learning: learning.clone(),
-                    score: Some(r.similarity),
+                    score: Some(r.fused),
                 }
             })
             .collect())
@@ -178,7 +267,7 @@ mod tests {
     #[test]
     fn lists_shows_and_forgets_by_prefix() {
         let learnings = Learnings::new(store(), flat_embedder(), empty_index());
-        let listed = pollster::block_on(learnings.list()).unwrap();
+        let listed = pollster::block_on(learnings.list(&ScopeFilter::All)).unwrap();
         assert_eq!(listed.len(), 12);
         assert_eq!(
             listed[0].learning.id, "pat_Vb8kN2sPq5Wf",

@@ -2,23 +2,28 @@
 
 mod error;
 mod flags;
+mod handoffs;
 mod hook_installer;
+mod import_agent_memory;
 mod index_learnings;
 mod init_seed;
 mod instruction_queue;
+mod known_projects;
 mod learn;
 mod learning_proposals;
 mod learning_retrieval;
 mod learnings;
 mod pre_compact;
+mod prompt_recall;
 mod propose_from_transcript;
 mod review;
 mod seed_status;
-mod session_context;
 mod session_end;
 mod session_listener;
 mod start_notice;
+mod start_session;
 mod startup_instruction;
+mod status_line;
 #[cfg(test)]
 mod testing;
 mod trust;
@@ -26,23 +31,33 @@ mod window_settings;
 
 pub use error::AppError;
 pub use flags::Flags;
-pub use hook_installer::{HookAction, HookInstaller, HookTarget, SettingsChange};
+pub use handoffs::{FoundHandoff, HandoffFilter, HandoffSearch, Handoffs};
+pub use hook_installer::{HookAction, HookInstaller, HookTarget, SettingsChange, StatusLinePolicy};
+pub use import_agent_memory::{ImportAgentMemory, MemoryImport, Skipped};
 pub use index_learnings::{IndexLearnings, IndexReport};
 pub use init_seed::{InitRequest, InitSeed};
 pub use instruction_queue::{InstructionQueue, Priority};
-pub use learn::Learn;
+pub use learn::{Learn, LearnOptions};
 pub use learning_proposals::{
-    Dropped, Extraction, LearningProposals, METHOD, ProposalSettings, add_proposals,
+    Dropped, Extraction, LearningProposals, MEMORY_CONFIDENCE, MEMORY_METHOD, METHOD,
+    ProposalOrigin, ProposalSettings, add_proposals,
 };
 pub use learning_retrieval::RetrievalSettings;
-pub use learnings::{FoundLearning, Learnings};
+pub use learnings::{FoundLearning, Learnings, ScopeFilter};
 pub use pre_compact::{CHECKPOINT_TAIL_BYTES, PreCompact, PreCompactOutcome, PreCompactRequest};
+pub use prompt_recall::{
+    PromptRecall, PromptSignals, RecallOutcome, RecallRequest, RecallSettings, RecalledLearning,
+    recall_signals,
+};
 pub use propose_from_transcript::ProposeFromTranscript;
-pub use review::{Decision, Review, ReviewOutcome};
+pub use review::{AcceptScope, Decision, Review, ReviewOutcome};
 pub use seed_status::{SeedStatus, StatusReport};
-pub use session_context::{ContextRequest, SessionContextService, StartInfo};
 pub use session_end::{HandoffSettings, SessionEnd, SessionEndOutcome, SessionEndRequest};
-pub use session_listener::{ActiveSession, ListenerRegistry, SessionListener};
+#[cfg(test)]
+pub use session_listener::MockSessionListener;
+pub use session_listener::{ActiveSession, ListenerNotes, ListenerRegistry, SessionListener};
+pub use start_session::{StartOutcome, StartRequest, StartSession, StartSettings};
 pub use startup_instruction::{StartupInstructionListener, StartupReport};
+pub use status_line::{StatusLine, StatusOutcome, StatusRequest};
 pub use trust::Trust;
-pub use window_settings::WindowSettings;
+pub use window_settings::{WindowSettings, unknown_window_diagnostic};

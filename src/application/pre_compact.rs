@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use crate::domain::compaction::{Checkpoint, ContextState, Fill, Tier, resumption_summary};
 use crate::domain::ports::{
-    Clock, ContextStateStore, DigestScope, ProjectContext, TranscriptReader,
+    Clock, ContextStateStore, DigestScope, ProjectContext, SessionRecordStore, TranscriptReader,
 };
 use crate::domain::project::SlugStyle;
 use crate::domain::session_id::SessionId;
 
-use super::WindowSettings;
+use super::{WindowSettings, unknown_window_diagnostic};
 
 /// How much of the transcript's end the checkpoint summary reads: the hook must stay within a
 /// few milliseconds whatever the transcript's size (200 MB ones exist).
@@ -49,21 +49,46 @@ pub struct PreCompactOutcome {
 }
 
 /// Records the state and a checkpoint. Never fails: every problem becomes a warning.
-pub struct PreCompact<St, T, P> {
+pub struct PreCompact<St, R, T, P> {
     states: St,
+    records: R,
     transcripts: T,
     projects: P,
     clock: Arc<dyn Clock>,
 }
 
-impl<St: ContextStateStore, T: TranscriptReader, P: ProjectContext> PreCompact<St, T, P> {
+impl<St, R, T, P> PreCompact<St, R, T, P>
+where
+    St: ContextStateStore,
+    R: SessionRecordStore,
+    T: TranscriptReader,
+    P: ProjectContext,
+{
     /// A service over the given ports.
-    pub fn new(states: St, transcripts: T, projects: P, clock: Arc<dyn Clock>) -> Self {
+    pub fn new(states: St, records: R, transcripts: T, projects: P, clock: Arc<dyn Clock>) -> Self {
         Self {
             states,
+            records,
             transcripts,
             projects,
             clock,
+        }
+    }
+
+    /// The window the client reported for this session (through the status line), if any.
+    async fn reported_window(
+        &self,
+        slug: &crate::domain::project::ProjectSlug,
+        session: Option<&SessionId>,
+        warnings: &mut Vec<String>,
+    ) -> Option<u64> {
+        let session = session?;
+        match self.records.load(slug, session).await {
+            Ok(record) => record.and_then(|r| r.context_window),
+            Err(error) => {
+                warnings.push(error.to_string());
+                None
+            }
         }
     }
 
@@ -97,10 +122,16 @@ impl<St: ContextStateStore, T: TranscriptReader, P: ProjectContext> PreCompact<S
                 (None, Default::default())
             }
         };
+        let reported = self
+            .reported_window(&slug, request.session_id.as_ref(), &mut warnings)
+            .await;
         let (window, model) = request.window.window(
+            reported,
             request.payload_model.as_deref(),
             usage.as_ref().and_then(|u| u.model.as_deref()),
         );
+        warnings.extend(unknown_window_diagnostic(window, model));
+        let window = window.tokens;
         let figures = usage.as_ref().map(|usage| {
             let fill = Fill::of(usage.tokens, window);
             (
@@ -144,7 +175,6 @@ impl<St: ContextStateStore, T: TranscriptReader, P: ProjectContext> PreCompact<S
             checkpoint: checkpoint.clone(),
             recorded_at: Some(now),
             reported_session: None,
-            startup_sessions: Vec::new(),
             extra: Default::default(),
         };
         if let Err(error) = self
@@ -155,7 +185,6 @@ impl<St: ContextStateStore, T: TranscriptReader, P: ProjectContext> PreCompact<S
                     let previous = previous.unwrap_or_default();
                     ContextState {
                         extra: previous.extra,
-                        startup_sessions: previous.startup_sessions,
                         ..state
                     }
                 }),
@@ -177,7 +206,10 @@ mod tests {
     use super::*;
     use crate::application::testing::{fixed_clock, project_at};
     use crate::domain::compaction::Tier;
-    use crate::domain::ports::{MockContextStateStore, MockTranscriptReader};
+    use crate::domain::ports::{
+        MockContextStateStore, MockSessionRecordStore, MockTranscriptReader,
+    };
+    use crate::domain::session_record::SessionRecord;
 
     use crate::domain::transcript::{ContextUsage, SessionDigest};
     use crate::domain::{StateError, TranscriptError};
@@ -216,6 +248,20 @@ mod tests {
         }
     }
 
+    /// Records in which the client reported `window` for the session (or nothing).
+    fn records(window: Option<u64>) -> MockSessionRecordStore {
+        let mut records = MockSessionRecordStore::new();
+        records.expect_load().returning(move |_, session| {
+            assert_eq!(session.as_str(), "2c764cf4-ae92");
+            Ok(window.map(|w| SessionRecord {
+                context_window: Some(w),
+                ..SessionRecord::default()
+            }))
+        });
+        records.expect_update().never();
+        records
+    }
+
     /// A store that keeps what is written.
     fn recording_store(
         saved: Arc<Mutex<Option<ContextState>>>,
@@ -226,7 +272,7 @@ mod tests {
             .expect_write_checkpoint()
             .times(1)
             .returning(move |slug, name, text| {
-                assert_eq!(slug.as_str(), "-home-user-code-notes");
+                assert!(slug.as_str().starts_with("notes-"));
                 assert_eq!(name, "20261122T184000Z-2c764cf4");
                 *document.lock().unwrap() = text.to_owned();
                 Ok(PathBuf::from(format!("/data/checkpoints/{name}.md")))
@@ -245,7 +291,8 @@ mod tests {
         let document = Arc::new(Mutex::new(String::new()));
         let service = PreCompact::new(
             recording_store(saved.clone(), document.clone()),
-            transcripts(171_203, "claude-sonnet"),
+            records(None),
+            transcripts(171_203, "claude-sonnet-4-5"),
             project_at("/home/user/code/notes"),
             fixed_clock(),
         );
@@ -271,13 +318,57 @@ mod tests {
         let saved = Arc::new(Mutex::new(None));
         let service = PreCompact::new(
             recording_store(saved.clone(), Arc::default()),
-            transcripts(171_203, "claude-sonnet"),
+            records(None),
+            transcripts(171_203, "claude-sonnet-4-5"),
             project_at("/home/user/code/notes"),
             fixed_clock(),
         );
         let outcome = pollster::block_on(service.record(request(Some("claude-opus-5-5"))));
         let (_, window, _, tier) = outcome.figures.unwrap();
         assert_eq!((window, tier), (1_000_000, Tier::Nominal));
+    }
+
+    /// A session on `claude-sonnet-5` at 171k tokens is at 0.17 of its 1M window.
+    #[rstest::rstest]
+    #[case::the_table_knows_the_model(None, "claude-sonnet-5", 1_000_000, Tier::Nominal)]
+    #[case::the_clients_figure_wins(Some(200_000), "claude-sonnet-5", 200_000, Tier::Critical)]
+    fn the_window_is_the_clients_else_the_models(
+        #[case] reported: Option<u64>,
+        #[case] model: &str,
+        #[case] expected: u64,
+        #[case] expected_tier: Tier,
+    ) {
+        let saved = Arc::new(Mutex::new(None));
+        let service = PreCompact::new(
+            recording_store(saved.clone(), Arc::default()),
+            records(reported),
+            transcripts(171_203, model),
+            project_at("/home/user/code/notes"),
+            fixed_clock(),
+        );
+        let outcome = pollster::block_on(service.record(request(None)));
+        let (_, window, _, tier) = outcome.figures.unwrap();
+        assert_eq!((window, tier), (expected, expected_tier));
+        assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
+    }
+
+    #[test]
+    fn an_unknown_model_is_a_warning() {
+        let saved = Arc::new(Mutex::new(None));
+        let service = PreCompact::new(
+            recording_store(saved.clone(), Arc::default()),
+            records(None),
+            transcripts(171_203, "gpt-9"),
+            project_at("/home/user/code/notes"),
+            fixed_clock(),
+        );
+        let outcome = pollster::block_on(service.record(request(None)));
+        assert_eq!(outcome.figures.unwrap().1, 200_000);
+        assert!(
+            outcome.warnings[0].contains("\"gpt-9\""),
+            "{:?}",
+            outcome.warnings
+        );
     }
 
     #[test]
@@ -311,6 +402,7 @@ mod tests {
         let outcome = pollster::block_on(
             PreCompact::new(
                 states,
+                records(None),
                 transcripts,
                 project_at("/home/user/code/notes"),
                 fixed_clock(),

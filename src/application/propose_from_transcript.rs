@@ -7,7 +7,9 @@ use crate::domain::ports::{
 };
 use crate::domain::{ChangeReason, RuleError, SeedError};
 
-use super::{AppError, Extraction, LearningProposals, ProposalSettings, add_proposals};
+use super::{
+    AppError, Extraction, LearningProposals, ProposalOrigin, ProposalSettings, add_proposals,
+};
 
 /// Extraction over a transcript file, outside a session end.
 pub struct ProposeFromTranscript<T, S, E, I> {
@@ -32,13 +34,13 @@ where
         }
     }
 
-    /// What `transcript`'s user messages yield (each proposal's source is `session`); unless
-    /// `dry_run`, the new ones are added as pending proposals in one commit. Returns the
-    /// extraction and how many were added.
+    /// What `transcript`'s user messages yield (`origin` gives each proposal its source and
+    /// scope); unless `dry_run`, the new ones are added as pending proposals in one commit.
+    /// Returns the extraction and how many were added.
     pub async fn run(
         &self,
         transcript: &Path,
-        session: &str,
+        origin: ProposalOrigin<'_>,
         settings: ProposalSettings,
         dry_run: bool,
     ) -> Result<(Extraction, usize), AppError> {
@@ -55,13 +57,13 @@ where
             .seed;
         let extraction = self
             .proposals
-            .extract(&digest.user_requests, &seed, session, settings)
+            .extract(&digest.user_requests, &seed, origin, settings)
             .await;
         if dry_run || extraction.proposals.is_empty() {
             return Ok((extraction, 0));
         }
         let proposals = extraction.proposals.clone();
-        let session = session.to_owned();
+        let session = origin.session.to_owned();
         let written = self
             .seeds
             .update(Box::new(move |current| {

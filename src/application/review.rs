@@ -4,18 +4,30 @@ use std::sync::Arc;
 
 use crate::domain::ports::{Clock, IdGenerator, SeedRepository};
 use crate::domain::prefix::resolve_prefix;
+use crate::domain::scope::EVERY_PROJECT;
 use crate::domain::seed::{Learning, Proposal, ProposalStatus, Seed};
 use crate::domain::{ChangeReason, RuleError};
 
 use super::AppError;
 
 /// What to do with a proposal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
-    /// Turn it into a confirmed learning.
-    Accept,
+    /// Turn it into a confirmed learning, in the scope given.
+    Accept(AcceptScope),
     /// Decline it; it is not proposed again.
     Reject,
+}
+
+/// Where an accepted proposal's learning belongs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AcceptScope {
+    /// Where the proposal says (ADR 0010).
+    AsProposed,
+    /// Every project.
+    Global,
+    /// One project (its id).
+    Project(String),
 }
 
 /// What a review changed.
@@ -102,22 +114,30 @@ impl<S: SeedRepository> Review<S> {
                         .into());
                     }
                     proposal.decided_at = Some(now);
+                    // A proposal made before the redactor knew a secret's kind must not keep
+                    // it: a rejected one stays in the seed for good (it is never proposed
+                    // again), an accepted one becomes a learning.
+                    proposal.content =
+                        crate::domain::redaction::redact(&proposal.content).into_owned();
                     match decision {
                         Decision::Reject => {
                             proposal.status = ProposalStatus::Rejected;
                             result.rejected.push(proposal.id.clone());
                         }
-                        Decision::Accept => {
+                        Decision::Accept(scope) => {
                             proposal.status = ProposalStatus::Accepted;
-                            let learning = Learning {
-                                id: ids.next_id(proposal.kind.id_prefix()),
-                                content: proposal.content.clone(),
-                                source: proposal.source.clone(),
-                                extracted_at: proposal.extracted_at,
-                                confirmed_at: Some(now),
-                                confirmed: true,
-                                tags: Vec::new(),
-                                extra: Default::default(),
+                            let mut learning = Learning::new(
+                                ids.next_id(proposal.kind.id_prefix()),
+                                proposal.content.clone(),
+                                proposal.source.clone(),
+                                proposal.extracted_at,
+                                true,
+                            );
+                            learning.confirmed_at = Some(now);
+                            learning.project = match scope {
+                                AcceptScope::AsProposed => proposal.project.clone(),
+                                AcceptScope::Global => Some(EVERY_PROJECT.to_owned()),
+                                AcceptScope::Project(id) => Some(id),
                             };
                             let kind = proposal.kind;
                             // The same text already learned: the proposal is settled by the
@@ -195,7 +215,7 @@ mod tests {
         let written = Arc::new(std::sync::Mutex::new(None));
         let review = Review::new(store(written.clone()), fixed_clock(), ids());
         let outcome = pollster::block_on(review.decide(vec![
-            ("Q4mZ8".into(), Decision::Accept),
+            ("Q4mZ8".into(), Decision::Accept(AcceptScope::AsProposed)),
             ("T7nB3".into(), Decision::Reject),
         ]))
         .unwrap();
@@ -225,8 +245,11 @@ mod tests {
     #[test]
     fn a_decided_proposal_cannot_be_decided_again() {
         let review = Review::new(store(Arc::default()), fixed_clock(), ids());
-        let error = pollster::block_on(review.decide(vec![("Y9cL5".into(), Decision::Accept)]))
-            .unwrap_err();
+        let error = pollster::block_on(review.decide(vec![(
+            "Y9cL5".into(),
+            Decision::Accept(AcceptScope::AsProposed),
+        )]))
+        .unwrap_err();
         assert!(
             matches!(error, AppError::Rule(RuleError::AlreadyDecided { .. })),
             "{error:?}"
@@ -263,8 +286,37 @@ mod tests {
             Ok(seed)
         });
         let review = Review::new(seeds, fixed_clock(), ids());
-        let outcome =
-            pollster::block_on(review.decide(vec![("Q4mZ8".into(), Decision::Accept)])).unwrap();
+        let outcome = pollster::block_on(review.decide(vec![(
+            "Q4mZ8".into(),
+            Decision::Accept(AcceptScope::AsProposed),
+        )]))
+        .unwrap();
         assert_eq!(outcome.accepted[0].id, "pat_7Qm2vXk9LdRa");
+    }
+
+    #[rstest::rstest]
+    #[case::as_proposed(AcceptScope::AsProposed, Some("git:github.com/acme/shop-api"))]
+    #[case::made_global(AcceptScope::Global, Some("*"))]
+    #[case::moved(AcceptScope::Project("path:/home/u/notes".into()), Some("path:/home/u/notes"))]
+    fn an_accepted_proposal_keeps_or_changes_its_scope(
+        #[case] scope: AcceptScope,
+        #[case] expected: Option<&str>,
+    ) {
+        let scoped = || {
+            let mut seed = example();
+            for proposal in &mut seed.state.proposals {
+                proposal.project = Some("git:github.com/acme/shop-api".into());
+            }
+            seed
+        };
+        let mut seeds = MockSeedRepository::new();
+        seeds
+            .expect_update()
+            .returning(move |edit| Ok(edit(Some(scoped()))?.0));
+        let review = Review::new(seeds, fixed_clock(), ids());
+        let outcome =
+            pollster::block_on(review.decide(vec![("Q4mZ8".into(), Decision::Accept(scope))]))
+                .unwrap();
+        assert_eq!(outcome.accepted[0].project.as_deref(), expected);
     }
 }

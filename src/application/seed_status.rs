@@ -28,8 +28,8 @@ pub struct StatusReport {
     pub last_session_at: Option<Timestamp>,
     /// Set when this very call repaired the seed.
     pub repaired: Option<Repaired>,
-    /// The store's history, when it keeps one.
-    pub history: Option<SeedHistory>,
+    /// The store's history, when it keeps one; `Err` says why it cannot be read.
+    pub history: Result<Option<SeedHistory>, String>,
 }
 
 impl StatusReport {
@@ -53,7 +53,7 @@ impl<S: SeedRepository> SeedStatus<S> {
     /// The report. Loading may repair a corrupt seed, which the report then says.
     pub async fn report(&self) -> StatusReport {
         let loaded = self.seeds.load().await;
-        let history = self.seeds.history().await.ok().flatten();
+        let history = self.seeds.history().await.map_err(|e| e.to_string());
         let mut report = StatusReport {
             seed_path: self.seeds.location(),
             exists: false,

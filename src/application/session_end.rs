@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::domain::ChangeReason;
-use crate::domain::handoff::{build_handoff, read_handoff};
+use crate::domain::agent_memory::{AgentMemory, parse_agent_memory};
+use crate::domain::handoff::{HandoffScope, ParsedHandoff, build_handoff, read_handoff};
 use crate::domain::ports::{
     Clock, DigestScope, Embedder, EmbeddingIndex, HandoffStore, ProjectContext, SeedRepository,
     TranscriptReader,
@@ -12,8 +13,8 @@ use crate::domain::ports::{
 use crate::domain::seed::Proposal;
 use crate::domain::transcript::SessionDigest;
 
-use super::{LearningProposals, ProposalSettings, add_proposals};
-use crate::domain::project::SlugStyle;
+use super::{LearningProposals, ProposalOrigin, ProposalSettings, add_proposals};
+use crate::domain::project::{Project, ProjectSlug, SlugStyle};
 use crate::domain::session_id::SessionId;
 
 /// How many active projects the seed's state remembers.
@@ -24,7 +25,8 @@ const ACTIVE_PROJECTS_KEPT: usize = 10;
 pub struct HandoffSettings {
     /// Write and inject handoffs at all.
     pub enabled: bool,
-    /// Sessions with fewer user requests leave no handoff.
+    /// Sessions that did no work and made fewer requests leave no handoff; one that did work
+    /// leaves one whatever its length.
     pub min_turns: usize,
     /// How project directories are named.
     pub slug_style: SlugStyle,
@@ -68,8 +70,8 @@ pub struct SessionEndOutcome {
     pub warnings: Vec<String>,
 }
 
-/// Writes handoffs, proposes learnings from what the user said, and records the last
-/// session. Never fails: problems become warnings.
+/// Writes handoffs, proposes learnings from what the user said and from the memories the
+/// agent saved, and records the last session. Never fails: problems become warnings.
 pub struct SessionEnd<H, T, P, S, E, I> {
     handoffs: H,
     transcripts: T,
@@ -108,7 +110,8 @@ where
     }
 
     /// Handles the end of a session: one read of the transcript serves the proposals and the
-    /// handoff, and one seed commit records the last session with any proposals.
+    /// handoff, and one seed update records the last session with any proposals (committed
+    /// only when there are proposals: the bookkeeping alone rides along with the next commit).
     pub async fn end(&self, request: SessionEndRequest) -> SessionEndOutcome {
         let mut outcome = SessionEndOutcome {
             handoff: None,
@@ -135,7 +138,10 @@ where
             _ => None,
         };
         let proposals = match &digest {
-            Some(digest) => self.propose(&request, digest, &mut outcome.warnings).await,
+            Some(digest) => {
+                self.propose(&request, &project, digest, &mut outcome.warnings)
+                    .await
+            }
             None => Vec::new(),
         };
         outcome.proposals = self
@@ -157,21 +163,31 @@ where
             });
             return outcome;
         };
-        if digest.user_turns < request.settings.min_turns {
-            outcome.skipped = Some(format!(
-                "{} user turn(s), fewer than handoff.min_turns = {}",
-                digest.user_turns, request.settings.min_turns
-            ));
+        let did_work = digest.work_done > 0 || !digest.commits.is_empty();
+        if !did_work && digest.user_turns < request.settings.min_turns.max(1) {
+            outcome.skipped = Some(match digest.user_turns {
+                0 => "the session holds no request from the user".to_owned(),
+                turns => format!(
+                    "no work done and {turns} request(s), fewer than handoff.min_turns = {}",
+                    request.settings.min_turns
+                ),
+            });
             return outcome;
         }
+        let slug = project.slug(request.settings.slug_style);
+        let previous = self
+            .previous_handoff(&slug, &request.session_id, &mut outcome.warnings)
+            .await;
         let handoff = build_handoff(
             &digest,
-            request.session_id.as_str(),
-            &project.name,
-            &project.root,
+            HandoffScope {
+                session_id: request.session_id.as_str(),
+                project_name: &project.name,
+                root: &project.root.to_string_lossy(),
+                previous: previous.as_ref(),
+            },
             self.clock.now(),
         );
-        let slug = project.slug(request.settings.slug_style);
         match self.handoffs.read_session(&slug, &request.session_id).await {
             Ok(Some(previous)) if richness_of(&previous) > handoff.richness() => {
                 outcome.skipped = Some("this session already has a richer handoff".to_owned());
@@ -191,20 +207,56 @@ where
         outcome
     }
 
-    /// The proposals the session's user messages yield; the seed is read only when a
+    /// The project's newest handoff of another session, whose open threads come along.
+    async fn previous_handoff(
+        &self,
+        slug: &ProjectSlug,
+        session: &SessionId,
+        warnings: &mut Vec<String>,
+    ) -> Option<ParsedHandoff> {
+        let entries = match self.handoffs.list(slug).await {
+            Ok(entries) => entries,
+            Err(error) => {
+                warnings.push(error.to_string());
+                return None;
+            }
+        };
+        let entry = entries
+            .into_iter()
+            .find(|entry| entry.session != session.as_str())?;
+        match self.handoffs.read(&entry).await {
+            Ok(text) => read_handoff(&text).ok(),
+            Err(error) => {
+                warnings.push(error.to_string());
+                None
+            }
+        }
+    }
+
+    /// The proposals the session yields: the agent's memories it saved (ADR 0014), then what
+    /// the user's messages say. The seed is read only when there is a memory or a rule
     /// candidate clears the floor, which most sessions' messages do not.
     async fn propose(
         &self,
         request: &SessionEndRequest,
+        project: &Project,
         digest: &SessionDigest,
         warnings: &mut Vec<String>,
     ) -> Vec<Proposal> {
         let settings = request.proposals;
-        let worth_it = LearningProposals::<E, I>::worth_a_look(&digest.user_requests, settings);
-        if !settings.enabled || !worth_it {
+        if !settings.enabled {
             return Vec::new();
         }
-        let seed = match self.seeds.load().await {
+        let memories: Vec<AgentMemory> = digest
+            .agent_memories
+            .iter()
+            .filter_map(|text| parse_agent_memory(text))
+            .collect();
+        let worth_it = LearningProposals::<E, I>::worth_a_look(&digest.user_requests, settings);
+        if memories.is_empty() && !worth_it {
+            return Vec::new();
+        }
+        let mut seed = match self.seeds.load().await {
             Ok(Some(loaded)) => loaded.seed,
             Ok(None) => return Vec::new(),
             Err(error) => {
@@ -212,20 +264,36 @@ where
                 return Vec::new();
             }
         };
-        let extraction = self
-            .proposals
-            .extract(
-                &digest.user_requests,
-                &seed,
-                request.session_id.as_str(),
-                settings,
-            )
-            .await;
-        warnings.extend(extraction.warnings);
-        extraction.proposals
+        let origin = ProposalOrigin {
+            session: request.session_id.as_str(),
+            project,
+        };
+        let mut proposals = Vec::new();
+        if !memories.is_empty() {
+            let harvest = self
+                .proposals
+                .from_memories(&memories, &seed, origin, false, settings)
+                .await;
+            warnings.extend(harvest.warnings);
+            // The rules' candidates are then checked against the memories' proposals too: the
+            // agent's wording of a preference beats the rules' restatement of it.
+            seed.state
+                .proposals
+                .extend(harvest.proposals.iter().cloned());
+            proposals = harvest.proposals;
+        }
+        if worth_it {
+            let extraction = self
+                .proposals
+                .extract(&digest.user_requests, &seed, origin, settings)
+                .await;
+            warnings.extend(extraction.warnings);
+            proposals.extend(extraction.proposals);
+        }
+        proposals
     }
 
-    /// Records the session as the last one and adds `proposals`, in one commit; returns how
+    /// Records the session as the last one and adds `proposals`, in one update; returns how
     /// many proposals were added.
     async fn record_last_session(
         &self,
@@ -416,6 +484,7 @@ mod tests {
             method: Some("rules".into()),
             confidence: Some(0.8),
             decided_at: None,
+            project: None,
             extra: Default::default(),
         });
         seed
@@ -436,6 +505,7 @@ mod tests {
             Ok(seed)
         });
         let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_list().returning(|_| Ok(Vec::new()));
         handoffs.expect_read_session().returning(|_, _| Ok(None));
         handoffs
             .expect_write()
@@ -446,6 +516,85 @@ mod tests {
             outcome.proposals, 1,
             "the rejected one is not proposed again"
         );
+        assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
+    }
+
+    /// A transcript whose agent saved `memory` and whose user said `said`.
+    fn remembering(memory: &'static str, said: &'static str) -> MockTranscriptReader {
+        let mut transcripts = MockTranscriptReader::new();
+        transcripts.expect_digest().returning(move |_, _| {
+            Ok(SessionDigest {
+                user_requests: vec![said.into()],
+                user_turns: 1,
+                agent_memories: vec![memory.into()],
+                ..SessionDigest::default()
+            })
+        });
+        transcripts
+    }
+
+    /// Seeds that hold nothing and expect one session-end commit proposing `expected`.
+    fn seeds_expecting(expected: &'static [(&'static str, &'static str)]) -> MockSeedRepository {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_load().times(1).returning(|| {
+            Ok(Some(crate::domain::ports::LoadedSeed {
+                seed: Seed::default(),
+                repaired: None,
+            }))
+        });
+        seeds.expect_update().times(1).returning(move |edit| {
+            let (seed, reason) = edit(Some(Seed::default()))?;
+            let proposed: Vec<(&str, &str)> = seed
+                .state
+                .proposals
+                .iter()
+                .map(|p| (p.method.as_deref().unwrap_or_default(), p.content.as_str()))
+                .collect();
+            assert_eq!(proposed, expected);
+            assert_eq!(
+                reason.to_string(),
+                format!("Session end: s1; propose {} learning(s)", expected.len())
+            );
+            Ok(seed)
+        });
+        seeds
+    }
+
+    #[rstest]
+    #[case::without_any_rule_candidate(
+        "---\ndescription: Payments deploy on Thursdays only\ntype: project\n---\n",
+        "Add the retry budget.",
+        &[("claude-memory", "Payments deploy on Thursdays only")]
+    )]
+    #[case::over_the_rules_restatement(
+        "---\ndescription: Prefers early returns over nested if blocks\ntype: feedback\n---\n",
+        "I prefer early returns over nested if blocks.",
+        &[("claude-memory", "Prefers early returns over nested if blocks")]
+    )]
+    #[case::beside_a_distinct_rule_proposal(
+        "---\ndescription: Payments deploy on Thursdays only\ntype: project\n---\n",
+        "I prefer early returns over nested if blocks.",
+        &[("claude-memory", "Payments deploy on Thursdays only"), ("rules", "Prefers early returns over nested if blocks.")]
+    )]
+    fn proposes_the_agents_memories(
+        #[case] memory: &'static str,
+        #[case] said: &'static str,
+        #[case] expected: &'static [(&'static str, &'static str)],
+    ) {
+        let service = SessionEnd::new(
+            MockHandoffStore::new(),
+            remembering(memory, said),
+            project_at("/home/user/code/shop-api"),
+            seeds_expecting(expected),
+            proposals(),
+            fixed_clock(),
+        );
+        let request = request(HandoffSettings {
+            enabled: false,
+            ..HandoffSettings::default()
+        });
+        let outcome = pollster::block_on(service.end(request));
+        assert_eq!(outcome.proposals, expected.len());
         assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
     }
 
@@ -477,12 +626,13 @@ mod tests {
     #[test]
     fn writes_the_handoff_of_a_real_session() {
         let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_list().returning(|_| Ok(Vec::new()));
         handoffs.expect_read_session().returning(|_, _| Ok(None));
         handoffs
             .expect_write()
             .times(1)
             .returning(|slug, session, text| {
-                assert_eq!(slug.as_str(), "-home-user-code-shop-api");
+                assert!(slug.as_str().starts_with("shop-api-"));
                 assert!(
                     text.contains("## What's In Progress\n- Write tests"),
                     "{text}"
@@ -504,6 +654,7 @@ mod tests {
         #[case] why: &str,
     ) {
         let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_list().returning(|_| Ok(Vec::new()));
         handoffs.expect_write().never();
         let service = SessionEnd::new(
             handoffs,
@@ -520,6 +671,7 @@ mod tests {
     #[test]
     fn never_replaces_a_richer_handoff_of_the_same_session() {
         let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_list().returning(|_| Ok(Vec::new()));
         handoffs.expect_read_session().returning(|_, _| {
             Ok(Some("---\nsession_id: s1\n---\n## What Was Accomplished\n- a\n- b\n- c\n- d\n- e\n- f\n- g\n".into()))
         });
@@ -535,6 +687,7 @@ mod tests {
     #[test]
     fn an_equal_or_poorer_previous_handoff_is_replaced() {
         let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_list().returning(|_| Ok(Vec::new()));
         handoffs
             .expect_read_session()
             .returning(|_, _| Ok(Some("---\nsession_id: s1\n---\n## Notes\n- one\n".into())));
@@ -553,6 +706,7 @@ mod tests {
     #[test]
     fn a_failing_store_is_a_warning() {
         let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_list().returning(|_| Ok(Vec::new()));
         handoffs.expect_read_session().returning(|_, _| Ok(None));
         handoffs.expect_write().returning(|_, _, _| {
             Err(HandoffError::Io {
@@ -570,9 +724,12 @@ mod tests {
     fn rendered_richness_counts_items_and_files() {
         let handoff = build_handoff(
             &digest(3),
-            "s1",
-            "p",
-            std::path::Path::new("/p"),
+            HandoffScope {
+                session_id: "s1",
+                project_name: "p",
+                root: "/p",
+                previous: None,
+            },
             Timestamp::parse("2026-11-22T18:40:00Z").unwrap(),
         );
         assert_eq!(rendered_richness(&handoff), handoff.richness());

@@ -5,16 +5,34 @@ use std::sync::Arc;
 use crate::domain::project::Project;
 use crate::domain::session::Session;
 
+/// What a listener has to say after an event: messages for the user (shown beside the
+/// context, never to the model) and diagnostics (stderr and the log).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListenerNotes {
+    /// For the user.
+    pub user_messages: Vec<String>,
+    /// For the log.
+    pub diagnostics: Vec<String>,
+}
+
+impl ListenerNotes {
+    /// Adds `other`'s notes after these.
+    pub fn extend(&mut self, other: ListenerNotes) {
+        self.user_messages.extend(other.user_messages);
+        self.diagnostics.extend(other.diagnostics);
+    }
+}
+
 /// Hears about sessions. Listeners are registered once, by the composition root, and never
-/// fail the caller: what goes wrong is theirs to report.
+/// fail the caller: what goes wrong comes back as notes.
 #[cfg_attr(test, mockall::automock)]
 #[async_trait::async_trait]
 pub trait SessionListener: Send + Sync {
     /// A session was created, or moved to another project.
-    async fn on_session_changed(&self, session: &Session);
+    async fn on_session_changed(&self, session: &Session) -> ListenerNotes;
 
     /// The configuration (feature flags) changed while `session` was current.
-    async fn on_config_changed(&self, session: &Session);
+    async fn on_config_changed(&self, session: &Session) -> ListenerNotes;
 }
 
 /// The listeners, in registration order. Built once and shared (`Arc`), never global.
@@ -46,24 +64,29 @@ impl ListenerRegistry {
 
     /// Starts `session`: every listener hears of it once.
     pub async fn start(&self, session: Session) -> ActiveSession<'_> {
-        let active = ActiveSession {
+        let mut active = ActiveSession {
             session,
             registry: self,
+            notes: ListenerNotes::default(),
         };
         active.notify_changed().await;
         active
     }
 
-    async fn session_changed(&self, session: &Session) {
+    async fn session_changed(&self, session: &Session) -> ListenerNotes {
+        let mut notes = ListenerNotes::default();
         for listener in &self.listeners {
-            listener.on_session_changed(session).await;
+            notes.extend(listener.on_session_changed(session).await);
         }
+        notes
     }
 
-    async fn config_changed(&self, session: &Session) {
+    async fn config_changed(&self, session: &Session) -> ListenerNotes {
+        let mut notes = ListenerNotes::default();
         for listener in &self.listeners {
-            listener.on_config_changed(session).await;
+            notes.extend(listener.on_config_changed(session).await);
         }
+        notes
     }
 }
 
@@ -71,12 +94,18 @@ impl ListenerRegistry {
 pub struct ActiveSession<'a> {
     session: Session,
     registry: &'a ListenerRegistry,
+    notes: ListenerNotes,
 }
 
 impl ActiveSession<'_> {
     /// The session.
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// What the listeners said so far.
+    pub fn notes(&self) -> &ListenerNotes {
+        &self.notes
     }
 
     /// Moves the session to `project`; listeners hear of it only if the project changed.
@@ -87,13 +116,16 @@ impl ActiveSession<'_> {
         }
     }
 
-    /// Tells the listeners that the flags changed.
-    pub async fn config_changed(&self) {
-        self.registry.config_changed(&self.session).await;
+    /// Tells the listeners that the flags changed; returns what they said of it.
+    pub async fn config_changed(&mut self) -> ListenerNotes {
+        let notes = self.registry.config_changed(&self.session).await;
+        self.notes.extend(notes.clone());
+        notes
     }
 
-    async fn notify_changed(&self) {
-        self.registry.session_changed(&self.session).await;
+    async fn notify_changed(&mut self) {
+        let notes = self.registry.session_changed(&self.session).await;
+        self.notes.extend(notes);
     }
 }
 
@@ -115,11 +147,17 @@ mod tests {
         listener
             .expect_on_session_changed()
             .times(changed)
-            .return_const(());
+            .returning(|_| ListenerNotes {
+                diagnostics: vec!["changed".into()],
+                ..ListenerNotes::default()
+            });
         listener
             .expect_on_config_changed()
             .times(config)
-            .return_const(());
+            .returning(|_| ListenerNotes {
+                user_messages: vec!["config".into()],
+                ..ListenerNotes::default()
+            });
         Arc::new(listener)
     }
 
@@ -134,6 +172,12 @@ mod tests {
             active.move_to(Project::at("/code/b")).await;
             active.config_changed().await;
             assert_eq!(active.session().project.name, "b");
+            assert_eq!(
+                active.notes().diagnostics.len(),
+                4,
+                "two listeners, two changes"
+            );
+            assert_eq!(active.notes().user_messages, ["config", "config"]);
         });
     }
 
@@ -144,9 +188,10 @@ mod tests {
         for name in ["first", "second"] {
             let order = order.clone();
             let mut listener = MockSessionListener::new();
-            listener
-                .expect_on_session_changed()
-                .returning(move |_| order.lock().unwrap().push(name));
+            listener.expect_on_session_changed().returning(move |_| {
+                order.lock().unwrap().push(name);
+                ListenerNotes::default()
+            });
             registry.register(Arc::new(listener));
         }
         pollster::block_on(registry.start(session()));

@@ -1,44 +1,52 @@
 //! The notice at the top of a session start: compacted (with figures and the checkpoint's
-//! summary), reset, or nothing on resume.
+//! summary) or reset.
 
 use std::path::Path;
 
 use crate::domain::compaction::{
-    Fill, StartKind, bare_compaction_notice, boundary_notice, checkpoint_summary,
-    compaction_notice, detect, reset_notice,
+    ContextState, Fill, StartKind, bare_compaction_notice, boundary_notice, checkpoint_summary,
+    compaction_notice, reset_notice,
 };
 use crate::domain::context::Section;
 use crate::domain::ports::{ContextStateStore, TranscriptReader};
 use crate::domain::project::ProjectSlug;
 
-use super::StartInfo;
+use super::{WindowSettings, unknown_window_diagnostic};
 
-/// Decides and renders the notice. Reading failures lose the notice, never the session: they
-/// become diagnostics. When `start.consume` is set a recorded fill is cleared once reported.
+/// What the notice needs to know of the session.
+pub(super) struct NoticeInput<'a> {
+    /// The agent's session id.
+    pub session_id: Option<&'a str>,
+    /// Its transcript.
+    pub transcript: Option<&'a Path>,
+    /// The payload's model.
+    pub payload_model: Option<&'a str>,
+    /// The window the client reported for the session.
+    pub reported_window: Option<u64>,
+    /// Window and tier settings.
+    pub window: &'a WindowSettings,
+    /// Report a compaction once: mark it reported.
+    pub consume: bool,
+}
+
+/// Renders the notice of `kind`. Reading failures lose the figures, never the session: they
+/// become diagnostics. With `input.consume` a recorded fill is cleared once reported. `None`
+/// when this compaction was already reported.
 pub(super) async fn start_notice<St: ContextStateStore, T: TranscriptReader>(
     states: &St,
     transcripts: &T,
-    start: &StartInfo,
+    kind: StartKind,
+    input: &NoticeInput<'_>,
     slug: &ProjectSlug,
+    state: Option<&ContextState>,
     diagnostics: &mut Vec<String>,
-) -> Option<(StartKind, Section)> {
-    let state = states.load(slug).await.unwrap_or_else(|error| {
-        diagnostics.push(error.to_string());
-        None
-    });
-    let kind = detect(
-        start.source,
-        state.as_ref().is_some_and(|s| s.has_pending_fill()),
-    );
+) -> Option<Section> {
     match kind {
         StartKind::Resumed => return None,
-        StartKind::Reset => return Some((kind, reset_notice())),
+        StartKind::Reset => return Some(reset_notice()),
         StartKind::Compaction => {}
     }
-    let recorded = state.as_ref().and_then(|s| {
-        s.pending_for(start.session_id.as_deref())
-            .map(|figures| (s, figures))
-    });
+    let recorded = state.and_then(|s| s.pending_for(input.session_id).map(|figures| (s, figures)));
     if let Some((state, (fill, tier))) = recorded {
         let checkpoint = state.checkpoint.as_deref();
         let summary = match checkpoint {
@@ -53,31 +61,28 @@ pub(super) async fn start_notice<St: ContextStateStore, T: TranscriptReader>(
         };
         let shown = checkpoint.map(Path::to_string_lossy);
         let section = compaction_notice(tier, fill, shown.as_deref(), &summary);
-        mark_reported(states, start, slug, diagnostics).await;
-        return Some((kind, section));
+        mark_reported(states, input, slug, diagnostics).await;
+        return Some(section);
     }
-    if state
-        .as_ref()
-        .is_some_and(|s| s.reported_for(start.session_id.as_deref()))
-    {
+    if state.is_some_and(|s| s.reported_for(input.session_id)) {
         return None;
     }
-    let section = from_transcript(transcripts, start, diagnostics).await;
-    mark_reported(states, start, slug, diagnostics).await;
-    Some((kind, section))
+    let section = from_transcript(transcripts, input, diagnostics).await;
+    mark_reported(states, input, slug, diagnostics).await;
+    Some(section)
 }
 
 /// One notice per compaction: the hook records that this session's compaction was reported.
 async fn mark_reported<St: ContextStateStore>(
     states: &St,
-    start: &StartInfo,
+    input: &NoticeInput<'_>,
     slug: &ProjectSlug,
     diagnostics: &mut Vec<String>,
 ) {
-    if !start.consume || start.session_id.is_none() {
+    if !input.consume || input.session_id.is_none() {
         return;
     }
-    let session = start.session_id.clone();
+    let session = input.session_id.map(str::to_owned);
     let marked = states
         .update(
             slug,
@@ -96,10 +101,10 @@ async fn mark_reported<St: ContextStateStore>(
 /// No recorded state: the transcript's `compact_boundary` gives the figures when it has one.
 async fn from_transcript<T: TranscriptReader>(
     transcripts: &T,
-    start: &StartInfo,
+    input: &NoticeInput<'_>,
     diagnostics: &mut Vec<String>,
 ) -> Section {
-    let Some(path) = start.transcript.as_deref() else {
+    let Some(path) = input.transcript else {
         return bare_compaction_notice();
     };
     let boundary = match transcripts.last_compaction(path).await {
@@ -110,21 +115,24 @@ async fn from_transcript<T: TranscriptReader>(
             return bare_compaction_notice();
         }
     };
-    let transcript_model = match start.payload_model {
-        Some(_) => None,
-        None => transcripts
+    let transcript_model = match (input.payload_model, input.reported_window) {
+        (None, None) => transcripts
             .last_usage(path)
             .await
             .ok()
             .flatten()
             .and_then(|usage| usage.model),
+        _ => None,
     };
-    let (window, _) = start
-        .window
-        .window(start.payload_model.as_deref(), transcript_model.as_deref());
-    let fill = Fill::of(boundary.pre_tokens, window);
+    let (window, model) = input.window.window(
+        input.reported_window,
+        input.payload_model,
+        transcript_model.as_deref(),
+    );
+    diagnostics.extend(unknown_window_diagnostic(window, model));
+    let fill = Fill::of(boundary.pre_tokens, window.tokens);
     boundary_notice(
-        start.window.thresholds.tier(fill),
+        input.window.thresholds.tier(fill),
         fill,
         boundary.pre_tokens,
     )

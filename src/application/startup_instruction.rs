@@ -3,28 +3,24 @@
 
 use std::sync::{Arc, Mutex};
 
+use crate::domain::compaction::StartSource;
 use crate::domain::ports::{
-    ContextStateStore, FlagStore, TemplateFile, TemplateSource, TrustStore,
+    FlagStore, SessionRecordStore, TemplateFile, TemplateSource, TrustStore,
 };
 use crate::domain::project::SlugStyle;
 use crate::domain::session::Session;
+use crate::domain::session_id::SessionId;
 use crate::domain::startup::{
     RenderVariables, StartupTemplate, render_template, requirements_hold,
 };
 
-use super::{InstructionQueue, Priority, SessionListener};
+use super::{InstructionQueue, ListenerNotes, Priority, SessionListener};
 
-/// What the listener did for the last event, for the caller to report.
+/// What the listener found at the last configuration change, for `carryover flags`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StartupReport {
-    /// The instruction was queued.
-    pub queued: bool,
-    /// The template applies to the session as configured now (after a config change).
+    /// The template applies to the session as configured now.
     pub applies: Option<bool>,
-    /// Messages for the user (an untrusted template).
-    pub user_messages: Vec<String>,
-    /// Diagnostics.
-    pub warnings: Vec<String>,
 }
 
 /// Why nothing was rendered, or what was.
@@ -36,50 +32,48 @@ enum Outcome {
     Rendered(String),
 }
 
-/// Renders the start-up template and queues it with priority. `consume` is set by the hook:
-/// the session is then recorded as instructed so resumes and compactions do not repeat it; a
-/// preview (`carryover context`) records nothing.
-pub struct StartupInstructionListener<T, Tr, St, F> {
+/// Renders the start-up template and queues it with priority. Only a new conversation
+/// (`startup`, `clear`, or an agent that does not say) that the session's record does not show
+/// as instructed gets it; recording that it was injected is the session start's job, since
+/// only the session start knows whether it made it into the context.
+pub struct StartupInstructionListener<T, Tr, R, F> {
     templates: T,
     trust: Tr,
-    states: St,
+    records: R,
     flags: F,
     queue: Arc<InstructionQueue>,
     slug_style: SlugStyle,
-    consume: bool,
     report: Mutex<StartupReport>,
 }
 
-impl<T, Tr, St, F> StartupInstructionListener<T, Tr, St, F>
+impl<T, Tr, R, F> StartupInstructionListener<T, Tr, R, F>
 where
     T: TemplateSource,
     Tr: TrustStore,
-    St: ContextStateStore,
+    R: SessionRecordStore,
     F: FlagStore,
 {
     /// A listener over the given ports, queueing into `queue`.
     pub fn new(
         templates: T,
         trust: Tr,
-        states: St,
+        records: R,
         flags: F,
         queue: Arc<InstructionQueue>,
         slug_style: SlugStyle,
-        consume: bool,
     ) -> Self {
         Self {
             templates,
             trust,
-            states,
+            records,
             flags,
             queue,
             slug_style,
-            consume,
             report: Mutex::default(),
         }
     }
 
-    /// What happened so far.
+    /// What the last configuration change found.
     pub fn report(&self) -> StartupReport {
         self.report
             .lock()
@@ -87,22 +81,13 @@ where
             .clone()
     }
 
-    fn note(&self, change: impl FnOnce(&mut StartupReport)) {
-        change(
-            &mut self
-                .report
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        );
-    }
-
     /// The template to use: the project's when it has one (and only if trusted), else the
     /// user's own.
-    async fn template(&self, session: &Session) -> Result<Option<TemplateFile>, Outcome> {
-        let warn = |error: crate::domain::TemplateError| {
-            self.note(|r| r.warnings.push(error.to_string()));
-            Outcome::NoTemplate
-        };
+    async fn template(
+        &self,
+        session: &Session,
+        notes: &mut ListenerNotes,
+    ) -> Result<Option<TemplateFile>, Outcome> {
         match self.templates.project_template(&session.project.root).await {
             Ok(Some(file)) => {
                 let trusted = self
@@ -110,7 +95,7 @@ where
                     .is_trusted(&file.path, &file.sha256)
                     .await
                     .unwrap_or_else(|error| {
-                        self.note(|r| r.warnings.push(error.to_string()));
+                        notes.diagnostics.push(error.to_string());
                         false
                     });
                 if trusted {
@@ -123,13 +108,19 @@ where
                     )))
                 }
             }
-            Ok(None) => self.templates.user_template().await.map_err(warn),
-            Err(error) => Err(warn(error)),
+            Ok(None) => self.templates.user_template().await.map_err(|error| {
+                notes.diagnostics.push(error.to_string());
+                Outcome::NoTemplate
+            }),
+            Err(error) => {
+                notes.diagnostics.push(error.to_string());
+                Err(Outcome::NoTemplate)
+            }
         }
     }
 
-    async fn evaluate(&self, session: &Session) -> Outcome {
-        let file = match self.template(session).await {
+    async fn evaluate(&self, session: &Session, notes: &mut ListenerNotes) -> Outcome {
+        let file = match self.template(session, notes).await {
             Ok(Some(file)) => file,
             Ok(None) => return Outcome::NoTemplate,
             Err(outcome) => return outcome,
@@ -137,10 +128,9 @@ where
         let template = match StartupTemplate::parse(&file.text) {
             Ok(template) => template,
             Err(problem) => {
-                self.note(|r| {
-                    r.warnings
-                        .push(format!("{}: {problem}", file.path.display()))
-                });
+                notes
+                    .diagnostics
+                    .push(format!("{}: {problem}", file.path.display()));
                 return Outcome::NotApplicable;
             }
         };
@@ -148,7 +138,7 @@ where
         let flags = match self.flags.resolved(&slug).await {
             Ok(flags) => flags,
             Err(error) => {
-                self.note(|r| r.warnings.push(error.to_string()));
+                notes.diagnostics.push(error.to_string());
                 return Outcome::NotApplicable;
             }
         };
@@ -166,13 +156,11 @@ where
                 session_source: session.source.map(|s| s.as_str()).unwrap_or_default(),
             },
         );
-        self.note(|r| {
-            r.warnings.extend(
-                warnings
-                    .into_iter()
-                    .map(|w| format!("{}: {w}", file.path.display())),
-            )
-        });
+        notes.diagnostics.extend(
+            warnings
+                .into_iter()
+                .map(|w| format!("{}: {w}", file.path.display())),
+        );
         let text = text.trim();
         if text.is_empty() {
             Outcome::NotApplicable
@@ -181,92 +169,85 @@ where
         }
     }
 
-    /// Whether this session already had its instruction: only a continued conversation
-    /// (resume, compact, or an agent that does not say) of a recorded session counts.
-    async fn already_instructed(&self, session: &Session) -> bool {
-        let Some(id) = session.id.as_deref() else {
+    /// Whether this session may not have the instruction: a continued conversation never
+    /// does, and a session whose record shows it had it already did.
+    async fn not_for(&self, session: &Session, notes: &mut ListenerNotes) -> bool {
+        if matches!(
+            session.source,
+            Some(StartSource::Resume | StartSource::Compact)
+        ) {
+            return true;
+        }
+        let Some(id) = session
+            .id
+            .as_deref()
+            .and_then(|raw| SessionId::parse(raw).ok())
+        else {
             return false;
         };
-        if session.is_new_conversation() {
-            return false;
-        }
         match self
-            .states
-            .load(&session.project.slug(self.slug_style))
+            .records
+            .load(&session.project.slug(self.slug_style), &id)
             .await
         {
-            Ok(state) => state.is_some_and(|s| s.had_startup_instruction(id)),
+            Ok(record) => record.is_some_and(|r| r.startup_instruction),
             Err(error) => {
-                self.note(|r| r.warnings.push(error.to_string()));
+                notes.diagnostics.push(error.to_string());
                 false
             }
-        }
-    }
-
-    async fn record(&self, session: &Session) {
-        let Some(id) = session.id.clone() else { return };
-        let slug = session.project.slug(self.slug_style);
-        let recorded = self
-            .states
-            .update(
-                &slug,
-                Box::new(move |current| {
-                    let mut state = current.unwrap_or_default();
-                    state.record_startup_instruction(&id);
-                    state
-                }),
-            )
-            .await;
-        if let Err(error) = recorded {
-            self.note(|r| r.warnings.push(error.to_string()));
         }
     }
 }
 
 #[async_trait::async_trait]
-impl<T, Tr, St, F> SessionListener for StartupInstructionListener<T, Tr, St, F>
+impl<T, Tr, R, F> SessionListener for StartupInstructionListener<T, Tr, R, F>
 where
     T: TemplateSource,
     Tr: TrustStore,
-    St: ContextStateStore,
+    R: SessionRecordStore,
     F: FlagStore,
 {
-    async fn on_session_changed(&self, session: &Session) {
-        if self.already_instructed(session).await {
-            return;
+    async fn on_session_changed(&self, session: &Session) -> ListenerNotes {
+        let mut notes = ListenerNotes::default();
+        if self.not_for(session, &mut notes).await {
+            return notes;
         }
-        match self.evaluate(session).await {
-            Outcome::Rendered(text) => {
-                self.queue.queue(text, Priority::High);
-                self.note(|r| r.queued = true);
-                if self.consume {
-                    self.record(session).await;
-                }
-            }
-            Outcome::Untrusted(message) => self.note(|r| r.user_messages.push(message)),
+        match self.evaluate(session, &mut notes).await {
+            Outcome::Rendered(text) => self.queue.queue(text, Priority::High),
+            Outcome::Untrusted(message) => notes.user_messages.push(message),
             Outcome::NoTemplate | Outcome::NotApplicable => {}
         }
+        notes
     }
 
-    async fn on_config_changed(&self, session: &Session) {
-        match self.evaluate(session).await {
-            Outcome::Rendered(_) => self.note(|r| r.applies = Some(true)),
-            Outcome::NotApplicable => self.note(|r| r.applies = Some(false)),
-            Outcome::Untrusted(message) => self.note(|r| r.user_messages.push(message)),
-            Outcome::NoTemplate => {}
-        }
+    async fn on_config_changed(&self, session: &Session) -> ListenerNotes {
+        let mut notes = ListenerNotes::default();
+        let applies = match self.evaluate(session, &mut notes).await {
+            Outcome::Rendered(_) => Some(true),
+            Outcome::NotApplicable => Some(false),
+            Outcome::Untrusted(message) => {
+                notes.user_messages.push(message);
+                None
+            }
+            Outcome::NoTemplate => None,
+        };
+        *self
+            .report
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = StartupReport { applies };
+        notes
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::compaction::{ContextState, StartSource};
     use crate::domain::flags::{FlagValue, ResolvedFlags};
     use crate::domain::ports::{
-        MockContextStateStore, MockFlagStore, MockTemplateSource, MockTrustStore,
+        MockFlagStore, MockSessionRecordStore, MockTemplateSource, MockTrustStore,
     };
     use crate::domain::project::Project;
+    use crate::domain::session_record::SessionRecord;
     use rstest::rstest;
     use std::collections::BTreeMap;
 
@@ -310,20 +291,18 @@ mod tests {
         store
     }
 
-    fn states(instructed: &'static [&'static str], records: usize) -> MockContextStateStore {
-        let mut states = MockContextStateStore::new();
-        states.expect_load().returning(move |_| {
-            Ok(Some(ContextState {
-                startup_sessions: instructed.iter().map(|s| (*s).to_owned()).collect(),
-                ..Default::default()
+    /// A record store in which session `s1` did (or did not) have its instruction; the
+    /// listener only ever reads it.
+    fn records(instructed: bool) -> MockSessionRecordStore {
+        let mut records = MockSessionRecordStore::new();
+        records.expect_load().returning(move |_, _| {
+            Ok(Some(SessionRecord {
+                startup_instruction: instructed,
+                ..SessionRecord::default()
             }))
         });
-        states.expect_update().times(records).returning(|_, edit| {
-            let state = edit(None);
-            assert_eq!(state.startup_sessions, vec!["s1"]);
-            Ok(state)
-        });
-        states
+        records.expect_update().never();
+        records
     }
 
     fn session(source: Option<StartSource>) -> Session {
@@ -337,14 +316,14 @@ mod tests {
     type Listener = StartupInstructionListener<
         MockTemplateSource,
         MockTrustStore,
-        MockContextStateStore,
+        MockSessionRecordStore,
         MockFlagStore,
     >;
 
     fn listener(
         templates: MockTemplateSource,
         trust: MockTrustStore,
-        states: MockContextStateStore,
+        records: MockSessionRecordStore,
         flags: MockFlagStore,
     ) -> (Listener, Arc<InstructionQueue>) {
         let queue = Arc::new(InstructionQueue::new());
@@ -352,11 +331,10 @@ mod tests {
             StartupInstructionListener::new(
                 templates,
                 trust,
-                states,
+                records,
                 flags,
                 queue.clone(),
                 SlugStyle::Path,
-                true,
             ),
             queue,
         )
@@ -367,11 +345,12 @@ mod tests {
         let (listener, queue) = listener(
             templates(Some(TEMPLATE), None),
             trust(true),
-            states(&[], 1),
+            records(false),
             flags(Some(FlagValue::Text("make status".into()))),
         );
         queue.queue("already there".into(), Priority::Normal);
-        pollster::block_on(listener.on_session_changed(&session(Some(StartSource::Startup))));
+        let notes =
+            pollster::block_on(listener.on_session_changed(&session(Some(StartSource::Startup))));
         assert_eq!(
             queue.drain(),
             vec![
@@ -379,7 +358,7 @@ mod tests {
                 "already there"
             ]
         );
-        assert!(listener.report().queued);
+        assert_eq!(notes, ListenerNotes::default());
     }
 
     #[test]
@@ -387,15 +366,15 @@ mod tests {
         let (listener, queue) = listener(
             templates(Some(TEMPLATE), Some(TEMPLATE)),
             trust(false),
-            states(&[], 0),
+            records(false),
             flags(Some(FlagValue::Bool(true))),
         );
-        pollster::block_on(listener.on_session_changed(&session(Some(StartSource::Startup))));
+        let notes =
+            pollster::block_on(listener.on_session_changed(&session(Some(StartSource::Startup))));
         assert!(queue.drain().is_empty());
-        let report = listener.report();
         assert!(
-            report.user_messages[0].contains("carryover trust --cwd /code/p"),
-            "{report:?}"
+            notes.user_messages[0].contains("carryover trust --cwd /code/p"),
+            "{notes:?}"
         );
     }
 
@@ -406,7 +385,7 @@ mod tests {
         let (listener, queue) = listener(
             templates(None, Some(TEMPLATE)),
             trust,
-            states(&[], 1),
+            records(false),
             flags(Some(FlagValue::Text("just check".into()))),
         );
         pollster::block_on(listener.on_session_changed(&session(Some(StartSource::Clear))));
@@ -420,28 +399,33 @@ mod tests {
         let (listener, queue) = listener(
             templates(Some(TEMPLATE), None),
             trust(true),
-            states(&[], 0),
+            records(false),
             flags(flag),
         );
-        pollster::block_on(listener.on_session_changed(&session(Some(StartSource::Startup))));
+        let notes =
+            pollster::block_on(listener.on_session_changed(&session(Some(StartSource::Startup))));
         assert!(queue.drain().is_empty());
-        assert_eq!(listener.report(), StartupReport::default());
+        assert_eq!(notes, ListenerNotes::default());
     }
 
     #[rstest]
-    #[case::resume(Some(StartSource::Resume), 0)]
-    #[case::compact(Some(StartSource::Compact), 0)]
-    #[case::unknown_source(None, 0)]
-    #[case::startup(Some(StartSource::Startup), 1)]
-    #[case::clear(Some(StartSource::Clear), 1)]
-    fn once_per_session_unless_the_conversation_is_new(
+    #[case::resume_never(Some(StartSource::Resume), false, 0)]
+    #[case::compact_never(Some(StartSource::Compact), false, 0)]
+    #[case::startup(Some(StartSource::Startup), false, 1)]
+    #[case::clear(Some(StartSource::Clear), false, 1)]
+    #[case::an_agent_that_does_not_say(None, false, 1)]
+    #[case::startup_once_per_session(Some(StartSource::Startup), true, 0)]
+    #[case::clear_once_per_session(Some(StartSource::Clear), true, 0)]
+    #[case::silent_agent_once_per_session(None, true, 0)]
+    fn new_conversations_only_and_once_per_session(
         #[case] source: Option<StartSource>,
+        #[case] instructed: bool,
         #[case] queued: usize,
     ) {
         let (listener, queue) = listener(
             templates(Some(TEMPLATE), None),
             trust(true),
-            states(&["s1"], queued),
+            records(instructed),
             flags(Some(FlagValue::Bool(true))),
         );
         pollster::block_on(listener.on_session_changed(&session(source)));
@@ -454,13 +438,14 @@ mod tests {
         let (listener, queue) = listener(
             templates(None, Some(blank)),
             trust(true),
-            states(&[], 0),
+            records(false),
             flags(None),
         );
-        pollster::block_on(listener.on_session_changed(&session(Some(StartSource::Startup))));
+        let notes =
+            pollster::block_on(listener.on_session_changed(&session(Some(StartSource::Startup))));
         assert!(queue.drain().is_empty());
         assert_eq!(
-            listener.report().warnings.len(),
+            notes.diagnostics.len(),
             1,
             "the unknown variable is reported"
         );
@@ -471,13 +456,12 @@ mod tests {
         let (listener, _queue) = listener(
             templates(Some(TEMPLATE), None),
             trust(false),
-            states(&[], 0),
+            records(false),
             flags(Some(FlagValue::Bool(true))),
         );
-        pollster::block_on(listener.on_config_changed(&session(None)));
-        let report = listener.report();
-        assert_eq!(report.applies, None);
-        assert_eq!(report.user_messages.len(), 1);
+        let notes = pollster::block_on(listener.on_config_changed(&session(None)));
+        assert_eq!(listener.report().applies, None);
+        assert_eq!(notes.user_messages.len(), 1);
     }
 
     #[test]
@@ -485,7 +469,7 @@ mod tests {
         let (listener, queue) = listener(
             templates(Some(TEMPLATE), None),
             trust(true),
-            states(&[], 0),
+            records(false),
             flags(Some(FlagValue::Bool(true))),
         );
         pollster::block_on(listener.on_config_changed(&session(None)));

@@ -28,6 +28,13 @@ pub enum ChangeReason {
         /// How many were rejected.
         rejected: usize,
     },
+    /// A learning's scope or pin changed.
+    Edit {
+        /// Its id.
+        id: String,
+        /// What changed (`scope project shop-api`, `pin`, `unpin`).
+        change: String,
+    },
     /// A learning was removed.
     Forget {
         /// Its id.
@@ -48,6 +55,11 @@ pub enum ChangeReason {
         /// How many.
         proposals: usize,
     },
+    /// The agent's own memories were proposed (`import claude-memory`).
+    ImportMemory {
+        /// How many.
+        proposals: usize,
+    },
     /// A corrupt seed was restored from history.
     Repair {
         /// Abbreviated commit the good version came from.
@@ -64,6 +76,7 @@ impl fmt::Display for ChangeReason {
                 write!(f, "Init: {ai_name} serving {principal}")
             }
             Self::Learn { kind, id } => write!(f, "Learn: add {kind} {id}"),
+            Self::Edit { id, change } => write!(f, "Edit: {change} {id}"),
             Self::SessionEnd {
                 session,
                 proposals: 0,
@@ -73,6 +86,12 @@ impl fmt::Display for ChangeReason {
             }
             Self::Propose { session, proposals } => {
                 write!(f, "Propose: {proposals} learning(s) from session {session}")
+            }
+            Self::ImportMemory { proposals } => {
+                write!(
+                    f,
+                    "Import: {proposals} learning(s) from Claude Code's memory"
+                )
             }
             Self::Review { accepted, rejected } => {
                 write!(
@@ -103,6 +122,7 @@ mod tests {
     #[case(ChangeReason::SessionEnd { session: "s1".into(), proposals: 0 }, "Session end: s1")]
     #[case(ChangeReason::SessionEnd { session: "s1".into(), proposals: 2 }, "Session end: s1; propose 2 learning(s)")]
     #[case(ChangeReason::Propose { session: "s1".into(), proposals: 3 }, "Propose: 3 learning(s) from session s1")]
+    #[case(ChangeReason::ImportMemory { proposals: 2 }, "Import: 2 learning(s) from Claude Code's memory")]
     #[case(ChangeReason::Repair { from_commit: "abc1234".into(), problem: "not JSON".into() }, "Repair: restore seed.json from abc1234 (not JSON)")]
     fn commit_messages_say_what_changed(#[case] reason: ChangeReason, #[case] message: &str) {
         assert_eq!(reason.to_string(), message);

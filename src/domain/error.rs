@@ -25,6 +25,14 @@ pub enum RuleError {
         /// The name given.
         name: String,
     },
+    /// A flag value that cannot be stored as given (a list inside a list).
+    #[error("{value:?} is not a flag value: {why}")]
+    InvalidFlagValue {
+        /// The value given.
+        value: String,
+        /// Why.
+        why: &'static str,
+    },
     /// `trust` was asked for a project without a start-up template.
     #[error("{path} does not exist: the project has no start-up template to trust")]
     NoProjectTemplate {
@@ -161,6 +169,34 @@ pub enum TranscriptError {
     #[error("{path}: {source}")]
     Io {
         /// The transcript.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// What reading an agent's memory folder can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentMemoryError {
+    /// The folder does not exist (the agent has remembered nothing for this project).
+    #[error("{path}: no such memory folder")]
+    NoFolder {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// A file is a link, a device or larger than memories are.
+    #[error("{path}: {reason}")]
+    Refused {
+        /// The file.
+        path: PathBuf,
+        /// Why it was not read.
+        reason: String,
+    },
+    /// Reading failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The folder or file.
         path: PathBuf,
         /// The operating system's error.
         #[source]
@@ -311,5 +347,36 @@ pub enum SettingsError {
         agent: &'static str,
         /// The scope asked for.
         scope: String,
+    },
+    /// The settings file is behind a symbolic link: refused in a project always, in the
+    /// user's home unless asked.
+    #[error("{} is a symbolic link (to {}); {}", link.display(), target.display(), if *project { "carryover does not write through it, since a repository can ship links into your home" } else { "carryover writes through it only with --follow-links" })]
+    Link {
+        /// The settings file.
+        path: PathBuf,
+        /// The link on the way to it.
+        link: PathBuf,
+        /// Where the link points.
+        target: PathBuf,
+        /// Whether it is a project's settings file.
+        project: bool,
+    },
+    /// The settings file is read-only: it is not replaced behind the user's back.
+    #[error("{path} is read-only; carryover does not replace it")]
+    ReadOnly {
+        /// The settings file.
+        path: PathBuf,
+    },
+    /// `--statusline` was asked for, but the user has a status line of their own.
+    #[error("{path} has a status line of your own; carryover does not replace it")]
+    StatusLineTaken {
+        /// The settings file.
+        path: PathBuf,
+    },
+    /// `--statusline` was asked for an agent without one.
+    #[error("{agent} has no status line")]
+    NoStatusLine {
+        /// The agent's name.
+        agent: &'static str,
     },
 }

@@ -20,23 +20,29 @@ pub enum FlagValue {
 impl FlagValue {
     /// Reads a command-line value: `true`/`false` are bools, `[a, b]` is a list, anything
     /// else is text.
-    pub fn parse_cli(raw: &str) -> Self {
+    pub fn parse_cli(raw: &str) -> Result<Self, crate::domain::RuleError> {
         let trimmed = raw.trim();
         match trimmed {
-            "true" => return Self::Bool(true),
-            "false" => return Self::Bool(false),
+            "true" => return Ok(Self::Bool(true)),
+            "false" => return Ok(Self::Bool(false)),
             _ => {}
         }
         if let Some(inner) = trimmed.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-            return Self::List(
+            if inner.contains(['[', ']']) {
+                return Err(crate::domain::RuleError::InvalidFlagValue {
+                    value: raw.to_owned(),
+                    why: "a list holds text items, not lists",
+                });
+            }
+            return Ok(Self::List(
                 inner
                     .split(',')
                     .map(|item| item.trim().trim_matches(['"', '\'']).to_owned())
                     .filter(|item| !item.is_empty())
                     .collect(),
-            );
+            ));
         }
-        Self::Text(raw.to_owned())
+        Ok(Self::Text(raw.to_owned()))
     }
 
     /// Whether it counts as "on": `true`, non-empty text other than false/0/no/off, a
@@ -141,7 +147,14 @@ mod tests {
     #[case("[]", FlagValue::List(vec![]))]
     #[case("make status", FlagValue::Text("make status".into()))]
     fn parses_command_line_values(#[case] raw: &str, #[case] value: FlagValue) {
-        assert_eq!(FlagValue::parse_cli(raw), value);
+        assert_eq!(FlagValue::parse_cli(raw), Ok(value));
+    }
+
+    #[rstest]
+    #[case("[a, [b, c]]")]
+    #[case("[a]]")]
+    fn refuses_lists_in_lists(#[case] raw: &str) {
+        assert!(FlagValue::parse_cli(raw).is_err());
     }
 
     #[rstest]

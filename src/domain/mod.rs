@@ -2,6 +2,7 @@
 //! ports the outer layers implement. No I/O, no clock, no environment.
 
 pub mod agent_hooks;
+pub mod agent_memory;
 pub mod change_reason;
 pub mod compaction;
 pub mod context;
@@ -14,16 +15,19 @@ pub mod handoff;
 pub mod ports;
 pub mod prefix;
 pub mod project;
-pub mod redact;
+pub mod recall;
+pub mod redaction;
 pub mod retrieval;
+pub mod scope;
 pub mod seed;
 pub mod session;
 pub mod session_id;
+pub mod session_record;
 pub mod startup;
 pub mod transcript;
 
 pub use change_reason::ChangeReason;
 pub use error::{
-    EmbedError, FlagError, HandoffError, IndexError, RuleError, SeedError, SettingsError,
-    StateError, TemplateError, TranscriptError,
+    AgentMemoryError, EmbedError, FlagError, HandoffError, IndexError, RuleError, SeedError,
+    SettingsError, StateError, TemplateError, TranscriptError,
 };

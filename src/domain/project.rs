@@ -6,32 +6,118 @@ use std::path::{Path, PathBuf};
 /// valid file names (255 bytes on common filesystems) and distinct.
 const MAX_SLUG: usize = 160;
 
-/// A project: its root directory (git top level, else the working directory) and name.
+/// A project: the working tree a session is in, and the identity that its other worktrees,
+/// and its clones elsewhere, share (ADR 0010).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Project {
-    /// The root directory.
+    /// The working tree's top level (a linked worktree's own), else the working directory.
     pub root: PathBuf,
-    /// The root's last component.
+    /// The main worktree's top level: `root` unless the session is in a linked worktree.
+    pub main_root: PathBuf,
+    /// The project's name: its main worktree's directory name.
     pub name: String,
+    /// Who the project is, whatever the path it is checked out at.
+    pub id: ProjectId,
+}
+
+/// A project's identity: its `origin` remote (`git:github.com/acme/shop-api`), which every
+/// clone and worktree shares, else its main worktree's path (`path:/home/u/code/notes`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProjectId(String);
+
+impl ProjectId {
+    /// The identity of a repository with this `origin` URL, in any of git's spellings
+    /// (`git@github.com:Acme/shop-api.git`, `https://user@github.com/acme/shop-api`).
+    pub fn from_remote(url: &str) -> Option<Self> {
+        let url = url.trim();
+        let rest = match url.split_once("://") {
+            Some((_, rest)) => rest.to_owned(),
+            // scp-like `user@host:path`
+            None => url.replacen(':', "/", 1),
+        };
+        let rest = rest.rsplit_once('@').map_or(rest.as_str(), |(_, r)| r);
+        let (host, path) = rest.split_once('/')?;
+        let host = host.split(':').next()?.to_ascii_lowercase();
+        let path = path
+            .trim_matches('/')
+            .trim_end_matches(".git")
+            .trim_end_matches('/');
+        (!host.is_empty() && !path.is_empty())
+            .then(|| Self(format!("git:{host}/{}", path.to_ascii_lowercase())))
+    }
+
+    /// The identity of a project known only by its path.
+    pub fn from_path(root: &Path) -> Self {
+        Self(format!("path:{}", root.display()))
+    }
+
+    /// Parses a stored identity (`git:…` or `path:…`).
+    pub fn parse(raw: &str) -> Option<Self> {
+        (raw.starts_with("git:") || raw.starts_with("path:")).then(|| Self(raw.to_owned()))
+    }
+
+    /// The identity as stored.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// A short name for people: the repository's or directory's last component.
+    pub fn short_name(&self) -> &str {
+        self.0
+            .rsplit(['/', ':'])
+            .find(|part| !part.is_empty())
+            .unwrap_or(&self.0)
+    }
+}
+
+impl std::fmt::Display for ProjectId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
 impl Project {
-    /// The project rooted at `root`.
+    /// The project rooted at `root`, known by its path (outside git, and in tests).
     pub fn at(root: impl Into<PathBuf>) -> Self {
         let root = root.into();
-        let name = root
-            .file_name()
-            .map_or_else(|| "root".to_owned(), |n| n.to_string_lossy().into_owned());
-        Self { root, name }
+        let name = directory_name(&root);
+        Self {
+            id: ProjectId::from_path(&root),
+            main_root: root.clone(),
+            root,
+            name,
+        }
+    }
+
+    /// A project whose working tree is `root`, whose main worktree is `main_root`, known as
+    /// `id`.
+    pub fn new(root: PathBuf, main_root: PathBuf, id: ProjectId) -> Self {
+        Self {
+            name: directory_name(&main_root),
+            root,
+            main_root,
+            id,
+        }
+    }
+
+    /// Whether a stored scope (a [`ProjectId`]'s spelling) names this project: its identity,
+    /// or the path identity it had before its `origin` remote was added.
+    pub fn owns(&self, stored: &str) -> bool {
+        stored == self.id.as_str() || stored == ProjectId::from_path(&self.main_root).as_str()
     }
 
     /// The slug under the chosen style.
     pub fn slug(&self, style: SlugStyle) -> ProjectSlug {
         match style {
-            SlugStyle::Path => ProjectSlug::from_path(&self.root),
+            SlugStyle::Path => ProjectSlug::for_project(self),
             SlugStyle::Basename => ProjectSlug::from_text(&self.name),
         }
     }
+}
+
+fn directory_name(root: &Path) -> String {
+    root.file_name()
+        .map_or_else(|| "root".to_owned(), |n| n.to_string_lossy().into_owned())
 }
 
 /// What the repository says the project is doing now.
@@ -55,12 +141,34 @@ pub enum SlugStyle {
 
 /// A project's directory name: only `[A-Za-z0-9-]`, never empty, never `.` or `..`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ProjectSlug(String);
+pub struct ProjectSlug {
+    name: String,
+    /// The name carryover 0.1 gave the same project, whose data is carried over.
+    legacy: Option<String>,
+}
 
 impl ProjectSlug {
-    /// Every character of the path outside `[A-Za-z0-9]` becomes `-`.
-    pub fn from_path(path: &Path) -> Self {
-        Self::from_text(&path.to_string_lossy())
+    /// A project's slug: its name followed by a hash of its identity, so that two projects
+    /// never share a directory and every worktree and clone of one finds the same. Its 0.1
+    /// directory, named after its main worktree's path, is carried over.
+    pub fn for_project(project: &Project) -> Self {
+        // Only the identity decides, so that a clone moved to another directory name finds
+        // the same directory.
+        let readable = Self::from_text(project.id.short_name()).name;
+        let hash = format!("{:08x}", fnv1a(project.id.as_str().as_bytes()) as u32);
+        let keep = MAX_SLUG - hash.len() - 1;
+        let mut name: String = readable.chars().take(keep).collect();
+        name.push('-');
+        name.push_str(&hash);
+        Self {
+            name,
+            legacy: Some(Self::from_text(&project.main_root.to_string_lossy()).name),
+        }
+    }
+
+    /// The name carryover 0.1 gave this project, when it differs: stores carry its data over.
+    pub fn legacy(&self) -> Option<&str> {
+        self.legacy.as_deref().filter(|old| *old != self.name)
     }
 
     /// Every character outside `[A-Za-z0-9]` becomes `-`.
@@ -77,12 +185,33 @@ impl ProjectSlug {
             slug.truncate(MAX_SLUG - 17);
             slug.push_str(&format!("-{hash:016x}"));
         }
-        Self(slug)
+        Self {
+            name: slug,
+            legacy: None,
+        }
+    }
+
+    /// The names a project directory called `dir` may stand for. `shop-api-1a2b3c4d` (a
+    /// project's slug) is `shop-api`; a 0.1 directory (`-home-u-code-shop-api`) spelled its
+    /// path with dashes, so each tail of it is a candidate (`api`, `shop-api`, …); any other
+    /// name (the basename style) is itself.
+    pub fn project_names(dir: &str) -> Vec<String> {
+        if let Some(path) = dir.strip_prefix('-') {
+            let parts: Vec<&str> = path.split('-').filter(|p| !p.is_empty()).collect();
+            // Tails of more than three components are a path, not a name anyone writes.
+            return (1..=parts.len().min(3))
+                .map(|n| parts[parts.len() - n..].join("-"))
+                .collect();
+        }
+        let hashed = dir.rsplit_once('-').filter(|(name, hash)| {
+            !name.is_empty() && hash.len() == 8 && hash.bytes().all(|b| b.is_ascii_hexdigit())
+        });
+        vec![hashed.map_or(dir, |(name, _)| name).to_owned()]
     }
 
     /// The slug.
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.name
     }
 }
 
@@ -99,12 +228,35 @@ mod tests {
     use rstest::rstest;
 
     #[rstest]
-    #[case::design_example("/home/user/code/shop-api", "-home-user-code-shop-api")]
-    #[case::dots_and_spaces("/tmp/my project.v2", "-tmp-my-project-v2")]
-    #[case::traversal("../..", "-----")]
-    #[case::unicode("/home/josé", "-home-jos-")]
-    fn replaces_everything_but_alphanumerics(#[case] path: &str, #[case] slug: &str) {
-        assert_eq!(ProjectSlug::from_path(Path::new(path)).as_str(), slug);
+    #[case::design_example("/home/user/code/shop-api", "shop-api-", "-home-user-code-shop-api")]
+    #[case::dots_and_spaces("/tmp/my project.v2", "my-project-v2-", "-tmp-my-project-v2")]
+    #[case::traversal("/..", "---", "---")]
+    #[case::unicode("/home/josé", "jos--", "-home-jos-")]
+    fn is_the_readable_name_then_a_hash(
+        #[case] path: &str,
+        #[case] readable: &str,
+        #[case] legacy: &str,
+    ) {
+        let slug = Project::at(path).slug(SlugStyle::Path);
+        assert!(slug.as_str().starts_with(readable), "{}", slug.as_str());
+        assert_eq!(slug.as_str().len(), readable.len() + 8);
+        assert_eq!(slug.legacy(), Some(legacy));
+    }
+
+    #[rstest]
+    #[case("/home/u/my.app", "/home/u/my_app")]
+    #[case("/home/u/a-b/c", "/home/u/a/b-c")]
+    fn paths_that_read_alike_get_their_own_slug(#[case] a: &str, #[case] b: &str) {
+        let (a, b) = (
+            Project::at(a).slug(SlugStyle::Path),
+            Project::at(b).slug(SlugStyle::Path),
+        );
+        assert_ne!(a, b);
+        assert_eq!(
+            a.legacy(),
+            b.legacy(),
+            "carryover 0.1 gave them one directory"
+        );
     }
 
     #[test]
@@ -112,9 +264,64 @@ mod tests {
         let project = Project::at("/home/user/code/shop-api");
         assert_eq!(project.name, "shop-api");
         assert_eq!(project.slug(SlugStyle::Basename).as_str(), "shop-api");
+        let slug = project.slug(SlugStyle::Path);
+        assert!(slug.as_str().starts_with("shop-api-"), "{}", slug.as_str());
+        assert_eq!(slug.legacy(), Some("-home-user-code-shop-api"));
+    }
+
+    #[test]
+    fn worktrees_and_clones_of_one_repository_share_a_slug() {
+        let id = ProjectId::from_remote("git@github.com:Acme/shop-api.git").unwrap();
+        let main = Project::new(
+            "/home/u/shop-api".into(),
+            "/home/u/shop-api".into(),
+            id.clone(),
+        );
+        let worktree = Project::new(
+            "/home/u/wt/feature".into(),
+            "/home/u/shop-api".into(),
+            id.clone(),
+        );
+        let moved = Project::new("/srv/elsewhere".into(), "/srv/elsewhere".into(), id);
+        let slug = main.slug(SlugStyle::Path);
+        assert_eq!(worktree.slug(SlugStyle::Path).as_str(), slug.as_str());
+        assert_eq!(moved.slug(SlugStyle::Path).as_str(), slug.as_str());
+        assert!(slug.as_str().starts_with("shop-api-"));
+        assert_eq!(worktree.name, "shop-api");
+    }
+
+    #[rstest]
+    #[case("shop-api-1a2b3c4d", &["shop-api"])]
+    #[case("-home-u-code-shop-api", &["api", "shop-api", "code-shop-api"])]
+    #[case("notes", &["notes"])]
+    #[case("release-2024", &["release-2024"])]
+    fn a_directory_names_its_project(#[case] dir: &str, #[case] names: &[&str]) {
+        assert_eq!(ProjectSlug::project_names(dir), names);
+    }
+
+    #[rstest]
+    #[case(
+        "git@github.com:Acme/shop-api.git",
+        Some("git:github.com/acme/shop-api")
+    )]
+    #[case(
+        "https://github.com/acme/shop-api",
+        Some("git:github.com/acme/shop-api")
+    )]
+    #[case(
+        "https://user:pw@GitHub.com/acme/shop-api.git/",
+        Some("git:github.com/acme/shop-api")
+    )]
+    #[case(
+        "ssh://git@gitlab.example.com:2222/group/sub/app.git",
+        Some("git:gitlab.example.com/group/sub/app")
+    )]
+    #[case("/srv/git/app.git", None)]
+    #[case("", None)]
+    fn remotes_in_every_spelling_name_one_project(#[case] url: &str, #[case] id: Option<&str>) {
         assert_eq!(
-            project.slug(SlugStyle::Path).as_str(),
-            "-home-user-code-shop-api"
+            ProjectId::from_remote(url).as_ref().map(ProjectId::as_str),
+            id
         );
     }
 
@@ -131,12 +338,13 @@ mod tests {
         /// the projects directory or name another one.
         #[test]
         fn a_slug_is_always_one_safe_path_component(text in ".{0,400}") {
-            let slug = ProjectSlug::from_text(&text);
+            for slug in [ProjectSlug::from_text(&text), Project::at(&text).slug(SlugStyle::Path)] {
             let slug = slug.as_str();
             proptest::prop_assert!(!slug.is_empty() && slug.len() <= MAX_SLUG);
             proptest::prop_assert!(slug.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'));
             let joined = Path::new("/data/projects").join(slug);
             proptest::prop_assert_eq!(joined.parent(), Some(Path::new("/data/projects")));
+            }
         }
     }
 }

@@ -19,7 +19,55 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
     temp.persist(path).map_err(|error| error.error)?;
-    sync_dir(dir)
+    sync_dir(dir)?;
+    remove_stale_temp_files(dir);
+    Ok(())
+}
+
+/// A temp file older than this was left by a writer that was killed: no live writer keeps one
+/// for more than the few milliseconds a write takes.
+const STALE_TEMP: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Removes temp files that killed writers left in `dir` (best effort).
+fn remove_stale_temp_files(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with(".carryover-") && name.ends_with(".tmp")) {
+            continue;
+        }
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|modified| modified.elapsed().ok())
+            .is_some_and(|age| age > STALE_TEMP);
+        if stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Replaces `path` whole through a temporary file and a rename, without flushing to disk: for
+/// caches (session records) where a crash may lose the newest version but must never leave a
+/// torn one, and where an fsync would cost a hook more than the file is worth.
+pub fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    create_private_dir(dir)?;
+    let mut temp = tempfile::Builder::new()
+        .prefix(".carryover-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    temp.write_all(bytes)?;
+    temp.persist(path).map_err(|error| error.error)?;
+    remove_stale_temp_files(dir);
+    Ok(())
 }
 
 /// Creates `dir` and its missing parents readable by the owner only (0700 on Unix): the data
@@ -124,6 +172,26 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("seed.json")]);
+    }
+
+    #[test]
+    fn temp_files_left_by_killed_writers_are_cleaned_and_fresh_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let stale = dir.path().join(".carryover-killed.tmp");
+        let fresh = dir.path().join(".carryover-writing.tmp");
+        for path in [&stale, &fresh] {
+            fs_err::write(path, "partial").unwrap();
+        }
+        let old = std::time::SystemTime::now() - STALE_TEMP * 2;
+        std::fs::File::options()
+            .write(true)
+            .open(&stale)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        write_atomic(&dir.path().join("state.json"), b"{}").unwrap();
+        assert!(!stale.exists());
+        assert!(fresh.exists(), "a writer may still be using it");
     }
 
     #[cfg(unix)]

@@ -8,17 +8,26 @@ use crate::domain::retrieval::StoredVectors;
 
 use super::write_atomic;
 
+/// An index larger than this is not carryover's (10^6 learnings at 256 dimensions are 270 MB).
+const MAX_INDEX_BYTES: u64 = 1 << 30;
+
 /// One file per model holding [`StoredVectors`]' layout as it is: loading is one read and
 /// one check (1,000 learnings at 256 dimensions are 270 KB), with no per-vector allocation.
 #[derive(Debug, Clone)]
 pub struct BinaryEmbeddingIndex {
+    root: PathBuf,
     dir: PathBuf,
 }
 
 impl BinaryEmbeddingIndex {
-    /// An index in `dir`.
-    pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Self { dir: dir.into() }
+    /// The index of the data home `root`: `<root>/index/`, which must be a real directory
+    /// (a link planted there is refused, not written through).
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        let root = root.into();
+        Self {
+            dir: root.join("index"),
+            root,
+        }
     }
 
     /// The file of a model.
@@ -41,7 +50,7 @@ impl BinaryEmbeddingIndex {
 impl EmbeddingIndex for BinaryEmbeddingIndex {
     async fn load(&self, model_id: &str) -> Result<StoredVectors, IndexError> {
         let path = self.path(model_id);
-        let bytes = match fs_err::read(&path) {
+        let bytes = match super::read_regular(&path, MAX_INDEX_BYTES) {
             Ok(bytes) => bytes,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(StoredVectors::default());
@@ -53,6 +62,10 @@ impl EmbeddingIndex for BinaryEmbeddingIndex {
 
     async fn save(&self, model_id: &str, vectors: &StoredVectors) -> Result<(), IndexError> {
         let path = self.path(model_id);
+        super::private_dir_within(&self.root, &self.dir).map_err(|source| IndexError::Io {
+            path: self.dir.clone(),
+            source,
+        })?;
         write_atomic(&path, vectors.as_bytes()).map_err(|source| IndexError::Io { path, source })
     }
 }

@@ -2,17 +2,18 @@
 //! not parse, or has fields of unexpected types, is skipped).
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use crate::domain::TranscriptError;
+use crate::domain::context::CONTEXT_MARKER;
 use crate::domain::ports::{DigestScope, TranscriptReader};
-use crate::domain::transcript::{
-    CompactBoundary, ContextUsage, SessionDigest, TodoItem, TodoStatus,
-};
+use crate::domain::seed::Timestamp;
+use crate::domain::transcript::{CompactBoundary, ContextUsage, PriorInjection, SessionDigest};
+
+use super::claude_digest::DigestBuilder;
 
 /// How far from the end the backwards searches look before giving up: the rows they want are
 /// among the last few, and this keeps a pathological file (multi-gigabyte lines) cheap.
@@ -23,44 +24,46 @@ const BACKWARD_BUDGET: u64 = 32 * 1024 * 1024;
 /// They are most of a real transcript's bytes.
 const BULKY_ROW: usize = 16 * 1024;
 
-/// Commands and their echoes that Claude Code records as user rows but the user did not say.
-const NOT_REQUESTS: [&str; 5] = [
-    "<command-name>",
-    "<command-message>",
-    "<local-command-",
-    "<system-reminder>",
-    "Caveat:",
-];
-
 /// Reads Claude Code transcripts.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ClaudeTranscriptReader;
 
 #[derive(Deserialize)]
-struct Row<'a> {
+struct Row {
     #[serde(rename = "type")]
     kind: Option<String>,
     subtype: Option<String>,
     #[serde(rename = "isSidechain")]
     sidechain: Option<bool>,
-    #[serde(rename = "isMeta")]
-    meta: Option<bool>,
-    #[serde(rename = "isCompactSummary")]
-    compact_summary: Option<bool>,
     #[serde(rename = "isApiErrorMessage")]
     api_error: Option<bool>,
-    #[serde(borrow)]
-    message: Option<Message<'a>>,
+    message: Option<Message>,
     #[serde(rename = "compactMetadata")]
     compact: Option<CompactMetadata>,
 }
 
+/// An `attachment` row: how Claude Code records what a hook added to the context
+/// (`{"type":"attachment","attachment":{"type":"hook_additional_context",...},"timestamp":...}`).
 #[derive(Deserialize)]
-struct Message<'a> {
+struct AttachmentRow {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    #[serde(rename = "isSidechain")]
+    sidechain: Option<bool>,
+    timestamp: Option<String>,
+    attachment: Option<Attachment>,
+}
+
+#[derive(Deserialize)]
+struct Attachment {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Message {
     model: Option<String>,
     usage: Option<Usage>,
-    #[serde(borrow)]
-    content: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -77,37 +80,7 @@ struct CompactMetadata {
     trigger: Option<String>,
 }
 
-#[derive(Deserialize)]
-struct Block<'a> {
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    text: Option<String>,
-    name: Option<String>,
-    #[serde(borrow)]
-    input: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct ToolInput {
-    file_path: Option<String>,
-    notebook_path: Option<String>,
-    todos: Option<Vec<TodoInput>>,
-    patch: Option<String>,
-    input: Option<String>,
-    subject: Option<String>,
-    #[serde(rename = "taskId")]
-    task_id: Option<serde_json::Value>,
-    status: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct TodoInput {
-    content: Option<String>,
-    subject: Option<String>,
-    status: Option<String>,
-}
-
-impl Row<'_> {
+impl Row {
     fn is_main_chain(&self) -> bool {
         self.sidechain != Some(true)
     }
@@ -125,8 +98,10 @@ impl Row<'_> {
     }
 }
 
+/// Opens a transcript: a regular file only (a FIFO or a device in its place would block or
+/// never end), never blocking.
 fn open(path: &Path) -> Result<File, TranscriptError> {
-    File::open(path).map_err(|source| TranscriptError::Io {
+    super::open_regular(path).map_err(|source| TranscriptError::Io {
         path: path.to_owned(),
         source,
     })
@@ -198,194 +173,154 @@ impl TranscriptReader for ClaudeTranscriptReader {
         Ok(None)
     }
 
+    async fn last_injection(&self, path: &Path) -> Result<PriorInjection, TranscriptError> {
+        let mut lines = super::reverse_lines::ReverseLines::new(open(path)?, BACKWARD_BUDGET)
+            .map_err(io(path))?;
+        let marker = memchr::memmem::Finder::new(CONTEXT_MARKER.as_bytes());
+        let hook_context = memchr::memmem::Finder::new(b"hook_additional_context");
+        let boundary = memchr::memmem::Finder::new(b"compact_boundary");
+        while let Some(line) = lines.next_line().map_err(io(path))? {
+            if marker.find(&line).is_some() && hook_context.find(&line).is_some() {
+                let Ok(row) = serde_json::from_slice::<AttachmentRow>(&line) else {
+                    continue;
+                };
+                let is_hook_context = row.kind.as_deref() == Some("attachment")
+                    && row.sidechain != Some(true)
+                    && row.attachment.and_then(|a| a.kind).as_deref()
+                        == Some("hook_additional_context");
+                let at = row
+                    .timestamp
+                    .as_deref()
+                    .and_then(|t| Timestamp::parse(t).ok());
+                if let (true, Some(at)) = (is_hook_context, at) {
+                    return Ok(PriorInjection::Found(at));
+                }
+            } else if boundary.find(&line).is_some()
+                && serde_json::from_slice::<Row>(&line)
+                    .is_ok_and(|row| row.subtype.as_deref() == Some("compact_boundary"))
+            {
+                return Ok(PriorInjection::Absent);
+            }
+        }
+        Ok(match lines.reached_start() {
+            true => PriorInjection::Absent,
+            false => PriorInjection::Unknown,
+        })
+    }
+
     async fn digest(
         &self,
         path: &Path,
         scope: DigestScope,
     ) -> Result<SessionDigest, TranscriptError> {
-        let mut file = open(path)?;
-        let mut skip_partial_line = false;
-        if let DigestScope::Tail(bytes) = scope {
-            let length = file.metadata().map_err(io(path))?.len();
-            if length > bytes {
-                file.seek(SeekFrom::Start(length - bytes))
-                    .map_err(io(path))?;
-                skip_partial_line = true;
-            }
-        }
-        let mut reader = BufReader::with_capacity(256 * 1024, file);
-        let mut line = Vec::with_capacity(64 * 1024);
+        let file = open(path)?;
+        let length = file.metadata().map_err(io(path))?.len();
         let mut digest = DigestBuilder::default();
+        let tail = match scope {
+            DigestScope::Tail(bytes) => bytes,
+            DigestScope::Whole if length <= WHOLE_HEAD_BYTES + WHOLE_TAIL_BYTES => length,
+            // A transcript this large is read at its start (the session's goal) and its end
+            // (where it stands), so that the cost stays bounded whatever its size.
+            DigestScope::Whole => {
+                let head = open(path)?.take(WHOLE_HEAD_BYTES);
+                scan_rows(head, false, &mut digest).map_err(io(path))?;
+                WHOLE_TAIL_BYTES
+            }
+        };
+        let mut file = file;
+        let skip_partial_line = length > tail;
         if skip_partial_line {
-            reader.read_until(b'\n', &mut line).map_err(io(path))?;
+            file.seek(SeekFrom::Start(length - tail))
+                .map_err(io(path))?;
         }
-        loop {
-            line.clear();
-            if reader.read_until(b'\n', &mut line).map_err(io(path))? == 0 {
-                break;
-            }
-            if is_bulky_tool_result(&line) {
-                continue;
-            }
-            if let Ok(row) = serde_json::from_slice::<Row>(&line) {
-                digest.add(&row);
-            }
-        }
+        scan_rows(file, skip_partial_line, &mut digest).map_err(io(path))?;
         Ok(digest.finish())
     }
 }
 
-/// Accumulates a digest row by row.
-#[derive(Default)]
-struct DigestBuilder {
-    digest: SessionDigest,
+/// Feeds every row of `source` to the digest; with `skip_partial_line` the first (cut) line
+/// is dropped.
+fn scan_rows(
+    source: impl Read,
+    skip_partial_line: bool,
+    digest: &mut DigestBuilder,
+) -> std::io::Result<()> {
+    let mut reader = BufReader::with_capacity(256 * 1024, source);
+    let mut line = Vec::with_capacity(64 * 1024);
+    if skip_partial_line {
+        read_line_bounded(&mut reader, &mut line, MAX_ROW_BYTES)?;
+    }
+    loop {
+        line.clear();
+        match read_line_bounded(&mut reader, &mut line, MAX_ROW_BYTES)? {
+            Line::End => return Ok(()),
+            // A row this long is tool output or garbage, never the user's words: it is skipped
+            // without being held in memory.
+            Line::TooLong => continue,
+            Line::Read => {}
+        }
+        if is_bulky_tool_result(&line) {
+            digest.add_bulky_result(&line);
+            continue;
+        }
+        digest.add_line(&line);
+    }
 }
 
-impl DigestBuilder {
-    fn add(&mut self, row: &Row<'_>) {
-        match row.kind.as_deref() {
-            Some("user")
-                if row.is_main_chain()
-                    && row.meta != Some(true)
-                    && row.compact_summary != Some(true) =>
-            {
-                if let Some(request) = row
-                    .message
-                    .as_ref()
-                    .and_then(|m| m.content)
-                    .and_then(user_text)
-                {
-                    self.digest.user_turns += 1;
-                    self.digest.user_requests.push(request);
-                }
-            }
-            Some("assistant") if row.is_real_reply() => {
-                let Some(content) = row.message.as_ref().and_then(|m| m.content) else {
-                    return;
-                };
-                let Ok(blocks) = serde_json::from_str::<Vec<Block>>(content.get()) else {
-                    return;
-                };
-                let mut text = String::new();
-                for block in &blocks {
-                    match block.kind.as_deref() {
-                        Some("text") => {
-                            if let Some(part) = block
-                                .text
-                                .as_deref()
-                                .map(str::trim)
-                                .filter(|t| !t.is_empty())
-                            {
-                                if !text.is_empty() {
-                                    text.push('\n');
-                                }
-                                text.push_str(part);
-                            }
-                        }
-                        Some("tool_use") => self.tool_use(block),
-                        _ => {}
-                    }
-                }
-                if !text.is_empty() {
-                    self.digest.last_assistant_message = Some(text);
-                }
-            }
-            _ => {}
-        }
-    }
+/// A whole digest of a transcript larger than these two together reads only its first and
+/// its last part.
+const WHOLE_HEAD_BYTES: u64 = 16 * 1024 * 1024;
+const WHOLE_TAIL_BYTES: u64 = 240 * 1024 * 1024;
 
-    fn tool_use(&mut self, block: &Block<'_>) {
-        let (Some(name), Some(input)) = (block.name.as_deref(), block.input) else {
-            return;
+/// Rows longer than this are skipped unread: a 2 GB file without a newline must cost a read,
+/// not 2 GB of memory.
+const MAX_ROW_BYTES: usize = 8 * 1024 * 1024;
+
+/// What [`read_line_bounded`] found.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// A line (without needing its newline) is in the buffer.
+    Read,
+    /// A line longer than the bound was consumed and dropped.
+    TooLong,
+    /// End of file.
+    End,
+}
+
+/// Reads one line into `line`, keeping at most `max` bytes: a longer line is consumed to its
+/// end without being stored.
+fn read_line_bounded<R: BufRead>(
+    reader: &mut R,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Line> {
+    let mut seen = false;
+    let mut too_long = false;
+    loop {
+        let buffer = reader.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(match (seen, too_long) {
+                (false, _) => Line::End,
+                (true, true) => Line::TooLong,
+                (true, false) => Line::Read,
+            });
+        }
+        seen = true;
+        let (chunk, done) = match memchr::memchr(b'\n', buffer) {
+            Some(at) => (&buffer[..=at], true),
+            None => (buffer, false),
         };
-        if matches!(name, "apply_patch" | "ApplyPatch") && input.get().starts_with('"') {
-            if let Ok(patch) = serde_json::from_str::<String>(input.get()) {
-                self.patch(&patch);
-            }
-            return;
+        if !too_long && line.len() + chunk.len() <= max {
+            line.extend_from_slice(chunk);
+        } else {
+            too_long = true;
+            line.clear();
         }
-        let Ok(input) = serde_json::from_str::<ToolInput>(input.get()) else {
-            return;
-        };
-        match name {
-            "Write" | "Edit" | "MultiEdit" => {
-                if let Some(path) = input.file_path.as_deref() {
-                    self.digest.touch_file(path);
-                }
-            }
-            "NotebookEdit" => {
-                if let Some(path) = input
-                    .notebook_path
-                    .as_deref()
-                    .or(input.file_path.as_deref())
-                {
-                    self.digest.touch_file(path);
-                }
-            }
-            "apply_patch" | "ApplyPatch" => {
-                if let Some(patch) = input.patch.as_deref().or(input.input.as_deref()) {
-                    self.patch(patch);
-                }
-            }
-            "TodoWrite" => {
-                if let Some(todos) = input.todos {
-                    self.digest.todos = todos
-                        .into_iter()
-                        .filter_map(|todo| {
-                            let content = todo.content.or(todo.subject)?;
-                            let status = todo
-                                .status
-                                .as_deref()
-                                .and_then(TodoStatus::parse)
-                                .unwrap_or(TodoStatus::Pending);
-                            Some(TodoItem { content, status })
-                        })
-                        .collect();
-                }
-            }
-            "TaskCreate" => {
-                if let Some(subject) = input.subject {
-                    self.digest.todos.push(TodoItem {
-                        content: subject,
-                        status: TodoStatus::Pending,
-                    });
-                }
-            }
-            "TaskUpdate" => {
-                let index = input.task_id.as_ref().and_then(|id| match id {
-                    serde_json::Value::String(s) => s.parse::<usize>().ok(),
-                    serde_json::Value::Number(n) => {
-                        n.as_u64().and_then(|n| usize::try_from(n).ok())
-                    }
-                    _ => None,
-                });
-                let status = input.status.as_deref().and_then(TodoStatus::parse);
-                if let (Some(index), Some(status)) = (index, status)
-                    && let Some(todo) = index
-                        .checked_sub(1)
-                        .and_then(|i| self.digest.todos.get_mut(i))
-                {
-                    todo.status = status;
-                }
-            }
-            _ => {}
+        let used = chunk.len();
+        reader.consume(used);
+        if done {
+            return Ok(if too_long { Line::TooLong } else { Line::Read });
         }
-    }
-
-    /// `*** Add File: path`, `*** Update File: path`, `*** Move to: path` lines of a patch.
-    fn patch(&mut self, patch: &str) {
-        for line in patch.lines() {
-            let path = ["*** Add File: ", "*** Update File: ", "*** Move to: "]
-                .iter()
-                .find_map(|prefix| line.strip_prefix(prefix));
-            if let Some(path) = path {
-                self.digest.touch_file(path);
-            }
-        }
-    }
-
-    fn finish(self) -> SessionDigest {
-        self.digest
     }
 }
 
@@ -393,30 +328,10 @@ fn is_bulky_tool_result(line: &[u8]) -> bool {
     line.len() >= BULKY_ROW && memchr::memmem::find(&line[..1024], b"\"tool_result\"").is_some()
 }
 
-/// The text the user typed in a user row: a string, or the text blocks of a list (tool
-/// results are not the user's words). Slash-command echoes and reminders are not requests.
-fn user_text(content: &RawValue) -> Option<String> {
-    let raw = content.get();
-    let text = if raw.starts_with('"') {
-        serde_json::from_str::<String>(raw).ok()?
-    } else {
-        let blocks = serde_json::from_str::<Vec<Block>>(raw).ok()?;
-        blocks
-            .into_iter()
-            .filter(|block| block.kind.as_deref() == Some("text"))
-            .filter_map(|block| block.text)
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let text = text.trim();
-    let is_request =
-        !text.is_empty() && !NOT_REQUESTS.iter().any(|prefix| text.starts_with(prefix));
-    is_request.then(|| text.to_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::transcript::{Ending, TodoStatus};
     use std::io::Write;
     use std::path::PathBuf;
 
@@ -482,6 +397,88 @@ mod tests {
         assert_eq!(none, None);
     }
 
+    /// An attachment row as Claude Code 2.1.328 records a SessionStart hook's context.
+    fn hook_context(at: &str, text: &str) -> String {
+        serde_json::json!({
+            "parentUuid": null, "isSidechain": false, "type": "attachment", "timestamp": at,
+            "attachment": {"type": "hook_additional_context", "content": [text],
+                "hookName": "SessionStart", "toolUseID": "SessionStart", "hookEvent": "SessionStart"},
+        })
+        .to_string()
+    }
+
+    const BOUNDARY: &str = r#"{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"manual","preTokens":1000}}"#;
+    const USER: &str = r#"{"type":"user","message":{"role":"user","content":"hello"}}"#;
+
+    #[test]
+    fn finds_carryovers_block_after_the_last_compaction() {
+        let ours = hook_context(
+            "2026-11-22T10:00:00.000Z",
+            "Identity: Juno\n\n[carryover: session context]",
+        );
+        let theirs = hook_context("2026-11-22T11:00:00.000Z", "another tool's context");
+        let cases: [(Vec<&str>, PriorInjection); 5] = [
+            (
+                vec![&ours, USER, &theirs, USER],
+                PriorInjection::Found(Timestamp::parse("2026-11-22T10:00:00Z").unwrap()),
+            ),
+            (vec![&ours, USER, BOUNDARY, USER], PriorInjection::Absent),
+            (vec![USER, &theirs], PriorInjection::Absent),
+            (
+                vec![BOUNDARY, &ours, USER],
+                PriorInjection::Found(Timestamp::parse("2026-11-22T10:00:00Z").unwrap()),
+            ),
+            (
+                vec![
+                    &ours,
+                    r#"{"type":"user","message":{"content":"I pasted [carryover: session context] with hook_additional_context"}}"#,
+                ],
+                PriorInjection::Found(Timestamp::parse("2026-11-22T10:00:00Z").unwrap()),
+            ),
+        ];
+        for (lines, expected) in cases {
+            let file = written(&lines);
+            let found =
+                pollster::block_on(ClaudeTranscriptReader.last_injection(file.path())).unwrap();
+            assert_eq!(found, expected, "{lines:?}");
+        }
+    }
+
+    #[test]
+    fn a_search_that_runs_out_of_budget_does_not_know() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        writeln!(
+            file,
+            "{}",
+            hook_context("2026-11-22T10:00:00Z", "[carryover: session context]")
+        )
+        .unwrap();
+        let filler = format!("{}\n", USER);
+        let rows = (BACKWARD_BUDGET as usize / filler.len()) + 10;
+        file.write_all(filler.repeat(rows).as_bytes()).unwrap();
+        let found = pollster::block_on(ClaudeTranscriptReader.last_injection(file.path())).unwrap();
+        assert_eq!(found, PriorInjection::Unknown);
+    }
+
+    #[test]
+    fn an_overlong_row_is_skipped_without_being_held() {
+        let mut text = b"short\n".to_vec();
+        text.extend(std::iter::repeat_n(b'x', 100));
+        text.extend(b"\nlast");
+        let mut reader = std::io::BufReader::with_capacity(8, &text[..]);
+        let mut line = Vec::new();
+        let mut seen = Vec::new();
+        loop {
+            line.clear();
+            match read_line_bounded(&mut reader, &mut line, 20).unwrap() {
+                Line::End => break,
+                Line::TooLong => seen.push("<too long>".to_owned()),
+                Line::Read => seen.push(String::from_utf8_lossy(&line).trim().to_owned()),
+            }
+        }
+        assert_eq!(seen, ["short", "<too long>", "last"]);
+    }
+
     #[test]
     fn digest_of_the_shop_api_session() {
         let digest = pollster::block_on(
@@ -496,25 +493,10 @@ mod tests {
             ]
         );
         assert_eq!(digest.user_turns, 2);
-        assert_eq!(
-            digest.files_changed,
-            vec!["/home/user/code/shop-api/notes.txt"]
-        );
-        let todos: Vec<(&str, TodoStatus)> = digest
-            .todos
-            .iter()
-            .map(|t| (t.content.as_str(), t.status))
-            .collect();
-        assert_eq!(
-            todos,
-            vec![
-                ("Add retry budget to the fetcher", TodoStatus::Completed),
-                (
-                    "Write integration test for timeouts",
-                    TodoStatus::InProgress
-                ),
-                ("Document the retry policy in README", TodoStatus::Pending),
-            ]
+        assert_eq!(paths(&digest), vec!["/home/user/code/shop-api/notes.txt"]);
+        assert!(
+            digest.todos.is_empty(),
+            "the session's TodoWrite call failed (the tool was disabled): no todo list"
         );
         assert_eq!(digest.last_assistant_message.as_deref(), Some("OK-FAKE"));
     }
@@ -547,14 +529,18 @@ mod tests {
     #[test]
     fn patches_and_task_tools_are_understood() {
         let file = written(&[
-            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"apply_patch","input":{"input":"*** Begin Patch\n*** Update File: src/a.rs\n*** Add File: src/b.rs\n*** End Patch"}}]}}"#,
-            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"TaskCreate","input":{"subject":"Write docs"}},{"type":"tool_use","name":"TaskCreate","input":{"subject":"Ship"}}]}}"#,
-            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"TaskUpdate","input":{"taskId":"1","status":"completed"}}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"p1","name":"apply_patch","input":{"input":"*** Begin Patch\n*** Update File: src/a.rs\n*** Add File: src/b.rs\n*** End Patch"}}]}}"#,
+            &result("p1", false, "ok"),
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"c1","name":"TaskCreate","input":{"subject":"Write docs"}},{"type":"tool_use","id":"c2","name":"TaskCreate","input":{"subject":"Ship"}}]}}"#,
+            &result("c1", false, "ok"),
+            &result("c2", false, "ok"),
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"u1","name":"TaskUpdate","input":{"taskId":"1","status":"completed"}}]}}"#,
+            &result("u1", false, "ok"),
         ]);
         let digest =
             pollster::block_on(ClaudeTranscriptReader.digest(file.path(), DigestScope::Whole))
                 .unwrap();
-        assert_eq!(digest.files_changed, vec!["src/a.rs", "src/b.rs"]);
+        assert_eq!(paths(&digest), vec!["src/a.rs", "src/b.rs"]);
         assert_eq!(digest.todos[0].status, TodoStatus::Completed);
         assert_eq!(digest.todos[1].status, TodoStatus::Pending);
     }
@@ -576,6 +562,166 @@ mod tests {
             pollster::block_on(ClaudeTranscriptReader.digest(file.path(), DigestScope::Whole))
                 .unwrap();
         assert_eq!(digest.user_turns, 1);
+    }
+
+    fn paths(digest: &SessionDigest) -> Vec<&str> {
+        digest.files.iter().map(|file| file.path.as_str()).collect()
+    }
+
+    /// A user row holding one tool result.
+    fn result(id: &str, is_error: bool, output: &str) -> String {
+        serde_json::json!({"type": "user", "message": {"content": [
+            {"type": "tool_result", "tool_use_id": id, "is_error": is_error, "content": output}
+        ]}})
+        .to_string()
+    }
+
+    fn tool_use(id: &str, name: &str, input: serde_json::Value) -> String {
+        serde_json::json!({"type": "assistant", "message": {"content": [
+            {"type": "tool_use", "id": id, "name": name, "input": input}
+        ]}})
+        .to_string()
+    }
+
+    fn digest_of(lines: &[&str]) -> SessionDigest {
+        let file = written(lines);
+        pollster::block_on(ClaudeTranscriptReader.digest(file.path(), DigestScope::Whole)).unwrap()
+    }
+
+    #[test]
+    fn failed_tool_calls_are_no_work() {
+        let digest = digest_of(&[
+            &tool_use("e1", "Edit", serde_json::json!({"file_path": "/p/a.rs"})),
+            &result("e1", true, "String to replace not found in file"),
+            &tool_use(
+                "t1",
+                "TodoWrite",
+                serde_json::json!({"todos": [{"content": "x", "status": "completed"}]}),
+            ),
+            &result("t1", true, "InputValidationError"),
+            &tool_use("e2", "Write", serde_json::json!({"file_path": "/p/b.rs"})),
+            &result("e2", false, "File created"),
+        ]);
+        assert_eq!(paths(&digest), vec!["/p/b.rs"]);
+        assert!(digest.todos.is_empty());
+        assert_eq!(digest.work_done, 1);
+    }
+
+    #[test]
+    fn agent_memories_written_or_edited_are_kept_with_their_final_text() {
+        let home = tempfile::tempdir().unwrap();
+        let folder = home.path().join(".claude/projects/-p/memory");
+        fs_err::create_dir_all(&folder).unwrap();
+        let path = |name: &str| folder.join(name).to_string_lossy().into_owned();
+        fs_err::write(path("edited.md"), "---\ndescription: After the edit\n---\n").unwrap();
+        let digest = digest_of(&[
+            &tool_use(
+                "w1",
+                "Write",
+                serde_json::json!({"file_path": path("written.md"), "content": "---\ndescription: Written\n---\n"}),
+            ),
+            &result("w1", false, "File created"),
+            &tool_use(
+                "w2",
+                "Write",
+                serde_json::json!({"file_path": path("failed.md"), "content": "never saved"}),
+            ),
+            &result("w2", true, "Permission denied"),
+            &tool_use(
+                "e1",
+                "Edit",
+                serde_json::json!({"file_path": path("edited.md"), "old_string": "a", "new_string": "b"}),
+            ),
+            &result("e1", false, "The file has been updated"),
+            &tool_use(
+                "w3",
+                "Write",
+                serde_json::json!({"file_path": path("MEMORY.md"), "content": "- [Written](written.md)"}),
+            ),
+            &result("w3", false, "File created"),
+            &tool_use(
+                "w4",
+                "Write",
+                serde_json::json!({"file_path": "/p/notes.md", "content": "not a memory"}),
+            ),
+            &result("w4", false, "File created"),
+        ]);
+        assert_eq!(
+            digest.agent_memories,
+            [
+                "---\ndescription: Written\n---\n",
+                "---\ndescription: After the edit\n---\n"
+            ]
+        );
+        assert_eq!(digest.work_done, 4, "memory writes are work like any other");
+    }
+
+    #[test]
+    fn commits_pushes_links_and_checks_come_from_command_results() {
+        let digest = digest_of(&[
+            &tool_use("b1", "Bash", serde_json::json!({"command": "cargo test"})),
+            &result(
+                "b1",
+                true,
+                "running 3 tests\ntest result: FAILED. 2 passed; 1 failed",
+            ),
+            &tool_use(
+                "b2",
+                "Bash",
+                serde_json::json!({"command": "git add -A && git commit -m 'Fix retries'"}),
+            ),
+            &result("b2", false, "[main 37016ac] Fix retries\n 1 file changed"),
+            &tool_use(
+                "b3",
+                "Bash",
+                serde_json::json!({"command": "git push && gh pr create --fill"}),
+            ),
+            &result(
+                "b3",
+                false,
+                "To github.com:a/b.git\n   1887972..37016ac  main -> main\nhttps://github.com/a/b/pull/9",
+            ),
+        ]);
+        assert_eq!(digest.commits.len(), 1);
+        assert_eq!(
+            (
+                digest.commits[0].hash.as_str(),
+                digest.commits[0].subject.as_str()
+            ),
+            ("37016ac", "Fix retries")
+        );
+        assert_eq!(digest.pushes, vec!["main -> main"]);
+        assert_eq!(digest.links, vec!["https://github.com/a/b/pull/9"]);
+        let check = digest.last_check.unwrap();
+        assert_eq!(
+            (check.command.as_str(), check.passed),
+            ("cargo test", false)
+        );
+        assert_eq!(check.summary, "test result: FAILED. 2 passed; 1 failed");
+        assert!(digest.uses_git);
+    }
+
+    #[rstest::rstest]
+    #[case::replied(&[r#"{"type":"user","message":{"content":"go"}}"#, r#"{"type":"assistant","message":{"content":[{"type":"text","text":"done"}]}}"#], Ending::Replied)]
+    #[case::unanswered(&[r#"{"type":"assistant","message":{"content":[{"type":"text","text":"done"}]}}"#, r#"{"type":"user","message":{"content":"and now?"}}"#], Ending::Unanswered)]
+    #[case::interrupted(&[r#"{"type":"user","message":{"content":"go"}}"#, r#"{"type":"user","message":{"content":[{"type":"text","text":"[Request interrupted by user]"}]}}"#], Ending::Interrupted)]
+    #[case::api_error(&[r#"{"type":"user","message":{"content":"go"}}"#, r#"{"type":"assistant","isApiErrorMessage":true,"message":{"model":"<synthetic>","content":[{"type":"text","text":"You've hit your session limit"}]}}"#], Ending::ApiError("You've hit your session limit".into()))]
+    fn tells_how_the_session_ended(#[case] lines: &[&str], #[case] expected: Ending) {
+        assert_eq!(digest_of(lines).ending, expected);
+    }
+
+    #[test]
+    fn titles_compaction_summaries_and_pr_links_are_read() {
+        let digest = digest_of(&[
+            r#"{"type":"summary","summary":"Old summary title"}"#,
+            r#"{"type":"custom-title","customTitle":"Retry budget"}"#,
+            r#"{"type":"user","isCompactSummary":true,"message":{"content":"7. Pending Tasks:\n- ship it"}}"#,
+            r#"{"type":"pr-link","prUrl":"https://github.com/a/b/pull/123"}"#,
+        ]);
+        assert_eq!(digest.title.as_deref(), Some("Retry budget"));
+        assert!(digest.compact_summary.unwrap().contains("ship it"));
+        assert_eq!(digest.links, vec!["https://github.com/a/b/pull/123"]);
+        assert_eq!(digest.user_turns, 0, "a compaction summary is no request");
     }
 
     #[test]

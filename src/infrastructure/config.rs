@@ -9,6 +9,9 @@ use crate::domain::compaction::Thresholds;
 use crate::domain::context::{DEFAULT_BUDGET_CHARS, HARD_CAP_CHARS};
 use crate::domain::flags::FlagValue;
 
+use super::DataHome;
+use super::SMALL_FILE_BYTES;
+
 /// The configuration. Unknown keys are ignored so that a file written for a newer carryover
 /// still loads.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -79,6 +82,10 @@ pub struct RetrievalConfig {
     pub top_n: usize,
     /// Cosine similarity a learning needs to count as relevant (default: tuned per embedder).
     pub floor: Option<f32>,
+    /// Recall learnings at each prompt (`hook prompt`).
+    pub recall: bool,
+    /// Probability a learning needs to be recalled at a prompt (default: the calibrated one).
+    pub recall_threshold: Option<f32>,
 }
 
 impl Default for RetrievalConfig {
@@ -86,6 +93,8 @@ impl Default for RetrievalConfig {
         Self {
             top_n: 5,
             floor: None,
+            recall: true,
+            recall_threshold: None,
         }
     }
 }
@@ -204,9 +213,10 @@ pub enum ConfigError {
 }
 
 impl Config {
-    /// Loads `path`; a missing file is the default configuration.
+    /// Loads `path` (the data home's `config.toml`); a missing file is the default
+    /// configuration. Paths in it are resolved by [`DataHome::config_path_value`].
     pub fn load(path: &Path, home: Option<&Path>) -> Result<Self, ConfigError> {
-        let text = match fs_err::read_to_string(path) {
+        let text = match super::read_regular_utf8(path, SMALL_FILE_BYTES) {
             Ok(text) => text,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(Self::default());
@@ -219,8 +229,20 @@ impl Config {
             }
         };
         let mut config = Self::parse(&text, path)?;
-        config.seed_path = config.seed_path.map(|p| expand_tilde(p, home));
-        config.handoff.projects_dir = config.handoff.projects_dir.map(|p| expand_tilde(p, home));
+        let data_home = DataHome::at(path.parent().unwrap_or(Path::new("/")));
+        let resolve = |key: &str, raw: Option<PathBuf>| -> Result<Option<PathBuf>, ConfigError> {
+            raw.map(|raw| {
+                data_home
+                    .config_path_value(&raw, home)
+                    .map_err(|why| ConfigError::Invalid {
+                        path: path.to_owned(),
+                        message: format!("{key} {why}"),
+                    })
+            })
+            .transpose()
+        };
+        config.seed_path = resolve("seed_path", config.seed_path)?;
+        config.handoff.projects_dir = resolve("handoff.projects_dir", config.handoff.projects_dir)?;
         if config.embedder.kind == EmbedderKind::Http
             && (config.embedder.url.is_none() || config.embedder.model.is_none())
         {
@@ -258,13 +280,6 @@ impl Config {
     /// The budget to compose with: the configured one, never above the client's cap.
     pub fn budget_chars(&self) -> usize {
         self.context.budget_chars.min(HARD_CAP_CHARS)
-    }
-}
-
-fn expand_tilde(path: PathBuf, home: Option<&Path>) -> PathBuf {
-    match (path.strip_prefix("~"), home) {
-        (Ok(rest), Some(home)) => home.join(rest),
-        _ => path,
     }
 }
 

@@ -45,8 +45,13 @@ impl FileLock {
         }
         let mut options = std::fs::OpenOptions::new();
         options.create(true).truncate(false).write(true);
+        // A link planted in place of the lock file is refused, not followed (and never
+        // created through, which would make an empty file wherever it points).
         #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        {
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+        }
         let file = options.open(path).map_err(io)?;
         let started = Instant::now();
         let mut pause = Duration::from_millis(2);
@@ -71,6 +76,17 @@ impl FileLock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_link_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("elsewhere");
+        let path = dir.path().join(".lock");
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        assert!(FileLock::acquire(&path, Duration::from_millis(10)).is_err());
+        assert!(!target.exists(), "nothing created through the link");
+    }
 
     #[test]
     fn a_second_holder_times_out_until_the_first_lets_go() {

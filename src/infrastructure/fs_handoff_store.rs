@@ -8,6 +8,7 @@ use crate::domain::project::ProjectSlug;
 use crate::domain::seed::Timestamp;
 use crate::domain::session_id::SessionId;
 
+use super::MAX_HANDOFF_BYTES;
 use super::write_atomic;
 
 const FILE_NAME: &str = "handoff.md";
@@ -27,7 +28,7 @@ impl FsHandoffStore {
     }
 
     fn sessions_dir(&self, project: &ProjectSlug) -> PathBuf {
-        self.projects_dir.join(project.as_str()).join("sessions")
+        super::project_dir(&self.projects_dir, project).join("sessions")
     }
 
     fn io(path: &Path) -> impl Fn(std::io::Error) -> HandoffError + '_ {
@@ -72,7 +73,8 @@ impl HandoffStore for FsHandoffStore {
     }
 
     async fn read(&self, entry: &HandoffEntry) -> Result<String, HandoffError> {
-        let bytes = fs_err::read(&entry.path).map_err(Self::io(&entry.path))?;
+        let bytes =
+            super::read_regular(&entry.path, MAX_HANDOFF_BYTES).map_err(Self::io(&entry.path))?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
@@ -85,7 +87,7 @@ impl HandoffStore for FsHandoffStore {
             .sessions_dir(project)
             .join(session.as_str())
             .join(FILE_NAME);
-        match fs_err::read(&path) {
+        match super::read_regular(&path, MAX_HANDOFF_BYTES) {
             Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(error) => Err(Self::io(&path)(error)),

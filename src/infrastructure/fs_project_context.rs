@@ -4,12 +4,14 @@
 use std::path::{Path, PathBuf};
 
 use crate::domain::ports::ProjectContext;
-use crate::domain::project::{Project, ProjectFacts};
+use crate::domain::project::{Project, ProjectFacts, ProjectId};
 
 /// Commit subjects kept for the retrieval query.
 const RECENT_COMMITS: usize = 8;
 /// How much of the reflog's end is read.
 const REFLOG_TAIL_BYTES: u64 = 16 * 1024;
+/// `HEAD` and a worktree's `.git` file hold one line; anything longer is not git's.
+const SMALL_FILE_BYTES: u64 = 4 * 1024;
 
 /// The nearest ancestor holding `.git` (a directory, or a file in worktrees and submodules),
 /// else the directory itself; the branch from `HEAD`, commit subjects from the `HEAD` reflog.
@@ -22,7 +24,7 @@ fn git_dir(root: &Path) -> Option<PathBuf> {
     if dot_git.is_dir() {
         return Some(dot_git);
     }
-    let text = fs_err::read_to_string(&dot_git).ok()?;
+    let text = super::read_regular_text(&dot_git, SMALL_FILE_BYTES).ok()?;
     let target = text.trim().strip_prefix("gitdir:")?.trim();
     let path = Path::new(target);
     Some(if path.is_absolute() {
@@ -33,7 +35,7 @@ fn git_dir(root: &Path) -> Option<PathBuf> {
 }
 
 fn branch(git_dir: &Path) -> Option<String> {
-    let head = fs_err::read_to_string(git_dir.join("HEAD")).ok()?;
+    let head = super::read_regular_text(&git_dir.join("HEAD"), SMALL_FILE_BYTES).ok()?;
     head.trim()
         .strip_prefix("ref: refs/heads/")
         .map(str::to_owned)
@@ -42,7 +44,7 @@ fn branch(git_dir: &Path) -> Option<String> {
 /// Subjects of `commit:` entries at the end of the `HEAD` reflog, newest first.
 fn recent_commits(git_dir: &Path) -> Vec<String> {
     use std::io::{Read, Seek, SeekFrom};
-    let Ok(mut file) = std::fs::File::open(git_dir.join("logs").join("HEAD")) else {
+    let Ok(mut file) = super::open_regular(&git_dir.join("logs").join("HEAD")) else {
         return Vec::new();
     };
     let length = file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -74,14 +76,65 @@ fn recent_commits(git_dir: &Path) -> Vec<String> {
     subjects
 }
 
+/// The repository's common directory: a linked worktree's git directory names it in its
+/// `commondir` file; otherwise it is the git directory itself.
+fn common_dir(git_dir: &Path) -> PathBuf {
+    match super::read_regular_text(&git_dir.join("commondir"), SMALL_FILE_BYTES) {
+        Ok(text) if !text.trim().is_empty() => {
+            let path = Path::new(text.trim());
+            if path.is_absolute() {
+                path.to_path_buf()
+            } else {
+                git_dir.join(path)
+            }
+        }
+        _ => git_dir.to_path_buf(),
+    }
+}
+
+/// The `url` of `[remote "origin"]` in a git config file.
+fn origin_url(config: &str) -> Option<String> {
+    let mut in_origin = false;
+    for line in config.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            let section: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+            in_origin = section.eq_ignore_ascii_case("[remote\"origin\"]");
+            continue;
+        }
+        if in_origin
+            && let Some((key, value)) = line.split_once('=')
+            && key.trim().eq_ignore_ascii_case("url")
+        {
+            return Some(value.trim().trim_matches('"').to_owned());
+        }
+    }
+    None
+}
+
 #[async_trait::async_trait]
 impl ProjectContext for FsProjectContext {
     async fn project(&self, cwd: &Path) -> Project {
-        let root = cwd
-            .ancestors()
-            .find(|dir| dir.join(".git").exists())
-            .unwrap_or(cwd);
-        Project::at(root)
+        let Some(root) = cwd.ancestors().find(|dir| dir.join(".git").exists()) else {
+            return Project::at(cwd);
+        };
+        let Some(git_dir) = git_dir(root) else {
+            return Project::at(root);
+        };
+        let common = common_dir(&git_dir);
+        let common = common.canonicalize().unwrap_or(common);
+        // The main worktree holds the common directory as its `.git`; a bare or unusual
+        // layout keeps this worktree as the project's root.
+        let main_root = match common.file_name() {
+            Some(name) if name == ".git" => common.parent().unwrap_or(root).to_path_buf(),
+            _ => root.to_path_buf(),
+        };
+        let id = super::read_regular_text(&common.join("config"), super::SMALL_FILE_BYTES)
+            .ok()
+            .and_then(|config| origin_url(&config))
+            .and_then(|url| ProjectId::from_remote(&url))
+            .unwrap_or_else(|| ProjectId::from_path(&main_root));
+        Project::new(root.to_path_buf(), main_root, id)
     }
 
     async fn facts(&self, project: &Project) -> ProjectFacts {
@@ -109,6 +162,74 @@ mod tests {
         let project = pollster::block_on(FsProjectContext.project(&repo.join("src/deep")));
         assert_eq!(project.root, repo);
         assert_eq!(project.name, "shop-api");
+    }
+
+    fn git_in(dir: &Path, args: &[&str]) {
+        let out = Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    #[test]
+    fn a_worktree_and_a_moved_clone_are_the_same_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("shop-api");
+        fs_err::create_dir_all(&main).unwrap();
+        git_in(&main, &["init", "-q", "-b", "main"]);
+        git_in(
+            &main,
+            &[
+                "remote",
+                "add",
+                "origin",
+                "git@github.com:acme/shop-api.git",
+            ],
+        );
+        git_in(&main, &["commit", "-q", "--allow-empty", "-m", "first"]);
+        git_in(&main, &["worktree", "add", "-q", "../feature-x"]);
+        let project = |p: &Path| pollster::block_on(FsProjectContext.project(p));
+        let in_main = project(&main);
+        let in_worktree = project(&dir.path().join("feature-x"));
+        assert_eq!(in_main.id.as_str(), "git:github.com/acme/shop-api");
+        assert_eq!(in_worktree.id, in_main.id);
+        assert_eq!(in_worktree.root, dir.path().join("feature-x"));
+        assert_eq!(in_worktree.main_root, main.canonicalize().unwrap());
+        assert_eq!(in_worktree.name, "shop-api");
+        let moved = dir.path().join("moved");
+        fs_err::rename(&main, &moved).unwrap();
+        assert_eq!(
+            project(&moved).id,
+            in_main.id,
+            "the remote names it wherever it is"
+        );
+    }
+
+    #[test]
+    fn without_a_remote_the_main_worktree_path_names_the_project() {
+        let dir = tempfile::tempdir().unwrap();
+        git_in(dir.path(), &["init", "-q"]);
+        let project = pollster::block_on(FsProjectContext.project(dir.path()));
+        assert_eq!(
+            project.id,
+            ProjectId::from_path(&dir.path().canonicalize().unwrap())
+        );
     }
 
     #[test]

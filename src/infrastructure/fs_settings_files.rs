@@ -3,8 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::domain::SettingsError;
-use crate::domain::ports::SettingsFiles;
+use crate::domain::ports::{SettingsFileState, SettingsFiles};
 
+use super::SMALL_FILE_BYTES;
 use super::write_atomic;
 
 /// Settings files in the file system.
@@ -20,8 +21,35 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SettingsError + '_ {
 
 #[async_trait::async_trait]
 impl SettingsFiles for FsSettingsFiles {
+    async fn inspect(
+        &self,
+        path: &Path,
+        within: &Path,
+    ) -> Result<SettingsFileState, SettingsError> {
+        let mut state = SettingsFileState::default();
+        let below = path.strip_prefix(within).unwrap_or(path);
+        let mut current = within.to_path_buf();
+        for component in below.components() {
+            current.push(component);
+            match std::fs::symlink_metadata(&current) {
+                Ok(metadata) if metadata.file_type().is_symlink() => {
+                    let target = std::fs::canonicalize(&current)
+                        .or_else(|_| std::fs::read_link(&current))
+                        .map_err(io(&current))?;
+                    state.link = Some((current.clone(), target));
+                    break;
+                }
+                Ok(_) => {}
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => break,
+                Err(error) => return Err(io(&current)(error)),
+            }
+        }
+        state.read_only = std::fs::metadata(path).is_ok_and(|m| is_read_only(&m));
+        Ok(state)
+    }
+
     async fn read(&self, path: &Path) -> Result<Option<String>, SettingsError> {
-        match fs_err::read_to_string(path) {
+        match super::read_regular_utf8(path, SMALL_FILE_BYTES) {
             Ok(text) => Ok(Some(text)),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(error) => Err(io(path)(error)),
@@ -48,6 +76,19 @@ impl SettingsFiles for FsSettingsFiles {
             std::fs::set_permissions(path, permissions).map_err(io(path))?;
         }
         Ok(backed_up)
+    }
+}
+
+/// Whether the owner may not write the file (mode without `u+w`).
+fn is_read_only(metadata: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        metadata.permissions().mode() & 0o200 == 0
+    }
+    #[cfg(not(unix))]
+    {
+        metadata.permissions().readonly()
     }
 }
 
@@ -125,6 +166,27 @@ mod tests {
         assert_eq!(made, Some(dir.path().join("settings.json.bak.1")));
         assert_eq!(fs_err::read_to_string(&backup).unwrap(), "first");
         assert_eq!(fs_err::read_to_string(made.unwrap()).unwrap(), "second");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn finds_the_first_link_on_the_way_and_a_read_only_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let (project, home) = (dir.path().join("repo"), dir.path().join("home"));
+        fs_err::create_dir_all(home.join(".claude")).unwrap();
+        fs_err::write(home.join(".claude/settings.json"), "{}").unwrap();
+        fs_err::create_dir_all(&project).unwrap();
+        std::os::unix::fs::symlink(home.join(".claude"), project.join(".claude")).unwrap();
+        let files = FsSettingsFiles;
+        let inspect =
+            |path: &Path, within: &Path| pollster::block_on(files.inspect(path, within)).unwrap();
+        let state = inspect(&project.join(".claude/settings.json"), &project);
+        assert_eq!(state.link.unwrap().0, project.join(".claude"));
+        let real = home.join(".claude/settings.json");
+        assert_eq!(inspect(&real, &home), SettingsFileState::default());
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o444)).unwrap();
+        assert!(inspect(&real, &home).read_only);
     }
 
     #[test]

@@ -51,6 +51,18 @@ impl Git {
         self.work_tree.join(".git").exists()
     }
 
+    /// Whether the repository works: `.git` exists and git can read it. A `git init` cut off
+    /// by a full disk leaves a `.git` that exists but does not work.
+    pub fn is_healthy(&self) -> bool {
+        self.is_repository()
+            && self
+                .output(&["rev-parse", "--git-dir"])
+                .is_ok_and(|out| out.status.success())
+            && self
+                .output(&["symbolic-ref", "-q", "HEAD"])
+                .is_ok_and(|out| out.status.success())
+    }
+
     /// Creates the repository (branch `main`).
     pub fn init(&self) -> Result<(), GitError> {
         self.run(&["init", "--quiet", "--initial-branch=main"])

@@ -1,11 +1,11 @@
-//! The seed file under git: every write is a commit, and a corrupt file is restored from the
-//! newest commit that holds a valid seed.
+//! The seed file under git: every change of content is a commit, and a corrupt file is
+//! restored from the newest commit that holds a valid seed.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::domain::ports::{Clock, LoadedSeed, Repaired, SeedEdit, SeedHistory, SeedRepository};
-use crate::domain::seed::{Seed, Timestamp, decode_seed};
+use crate::domain::seed::{Seed, SeedChange, Timestamp, decode_seed};
 use crate::domain::{ChangeReason, SeedError};
 
 use super::git::GitError;
@@ -22,6 +22,7 @@ pub struct GitSeedRepository {
     file: JsonSeedRepository,
     git: Git,
     clock: Arc<dyn Clock>,
+    notices: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl GitSeedRepository {
@@ -37,7 +38,22 @@ impl GitSeedRepository {
             git: Git::new(dir),
             file,
             clock,
+            notices: Arc::default(),
         }
+    }
+
+    /// Sends what the store has to say that is not an error (a change saved but not yet
+    /// committed, a history made anew) to `sink`, for the caller to show.
+    pub fn with_notices(mut self, sink: Arc<std::sync::Mutex<Vec<String>>>) -> Self {
+        self.notices = sink;
+        self
+    }
+
+    fn notice(&self, message: String) {
+        self.notices
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(message);
     }
 
     fn file_name(&self) -> String {
@@ -128,10 +144,28 @@ impl GitSeedRepository {
         Ok(kept)
     }
 
-    /// Creates the repository with its ignore file and schema; returns the paths to commit.
+    /// Creates the repository with its ignore file and schema; returns the paths to commit. A
+    /// `.git` that exists but does not work (an `init` cut off by a full disk) is moved aside
+    /// as `.git.broken-<time>` and made anew: its history is lost to carryover, not deleted.
     fn ensure_repository(&self) -> Result<Vec<String>, SeedError> {
-        if self.git.is_repository() {
+        if self.git.is_healthy() {
             return Ok(Vec::new());
+        }
+        if self.git.is_repository() {
+            let dot_git = self.git.work_tree().join(".git");
+            let aside = self
+                .git
+                .work_tree()
+                .join(format!(".git.broken-{}", self.clock.now().compact()));
+            fs_err::rename(&dot_git, &aside).map_err(|source| SeedError::Io {
+                path: dot_git.clone(),
+                source,
+            })?;
+            self.notice(format!(
+                "{} did not work as a git repository; it is kept as {} and a new one was made",
+                dot_git.display(),
+                aside.display()
+            ));
         }
         self.git.init().map_err(|e| self.git_error(e))?;
         let dir = self.git.work_tree();
@@ -142,6 +176,23 @@ impl GitSeedRepository {
         write(".gitignore", GITIGNORE)?;
         write("seed.schema.json", SCHEMA)?;
         Ok(vec![".gitignore".to_owned(), "seed.schema.json".to_owned()])
+    }
+
+    /// Whether the seed on disk differs from its newest commit in more than the last-session
+    /// bookkeeping, which by design waits for the next commit; anything that cannot be read
+    /// and compared counts as a difference.
+    fn differs_in_content(&self, name: &str) -> bool {
+        let committed = self
+            .git
+            .show("HEAD", name)
+            .ok()
+            .and_then(|text| decode_seed(&text).ok());
+        match (committed, self.file.read()) {
+            (Some(committed), Ok(Some(working))) => {
+                SeedChange::between(Some(&committed), &working) == SeedChange::Content
+            }
+            _ => true,
+        }
     }
 
     fn git_error(&self, error: GitError) -> SeedError {
@@ -162,14 +213,33 @@ impl SeedRepository for GitSeedRepository {
     async fn update(&self, edit: SeedEdit) -> Result<Seed, SeedError> {
         let _lock = self.file.lock()?;
         let current = self.read_or_repair(true)?.map(|loaded| loaded.seed);
-        let (seed, reason) = edit(current)?;
-        let mut paths = self.ensure_repository()?;
+        let (seed, reason) = edit(current.clone())?;
+        let change = SeedChange::between(current.as_ref(), &seed);
+        if change == SeedChange::Unchanged {
+            return Ok(seed);
+        }
+        // The change is saved first; the commit records it. When git cannot (a stale
+        // `index.lock`, git missing, a full disk), the change stays saved, the caller is told,
+        // and the next write's commit takes it along: a retry must not find it "missing".
         self.file.write(&seed)?;
-        paths.push(self.file_name());
-        let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-        self.git
-            .commit(&paths, &reason.to_string())
-            .map_err(|e| self.git_error(e))?;
+        // Bookkeeping alone (the last session) is saved the same way, on purpose: a commit per
+        // session end would fill the history with timestamp bumps.
+        if change == SeedChange::Bookkeeping {
+            return Ok(seed);
+        }
+        let committed = self.ensure_repository().and_then(|mut paths| {
+            paths.push(self.file_name());
+            let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+            self.git
+                .commit(&paths, &reason.to_string())
+                .map_err(|e| self.git_error(e))
+        });
+        if let Err(error) = committed {
+            self.notice(format!(
+                "the change is saved in {}, but not committed ({error}); the next change commits it",
+                self.file.path().display()
+            ));
+        }
         Ok(seed)
     }
 
@@ -197,6 +267,7 @@ impl SeedRepository for GitSeedRepository {
             .git
             .run(&["status", "--porcelain", "--", &name])
             .map_err(|e| self.git_error(e))?;
+        let uncommitted_changes = !status.trim().is_empty() && self.differs_in_content(&name);
         Ok(Some(SeedHistory {
             commits: log.lines().count(),
             last_subject: newest.map(|(_, subject)| subject.to_owned()),
@@ -204,7 +275,7 @@ impl SeedRepository for GitSeedRepository {
                 .and_then(|(seconds, _)| seconds.parse::<i64>().ok())
                 .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
                 .map(Timestamp::new),
-            uncommitted_changes: !status.trim().is_empty(),
+            uncommitted_changes,
         }))
     }
 

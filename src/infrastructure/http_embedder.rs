@@ -113,7 +113,13 @@ impl Embedder for HttpEmbedder {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        self.request(texts)
+        // Nothing secret leaves the machine: learnings, queries and prompts are redacted
+        // before they are sent (a secret and its redaction embed almost alike).
+        let redacted: Vec<String> = texts
+            .iter()
+            .map(|text| crate::domain::redaction::redact(text).into_owned())
+            .collect();
+        self.request(&redacted)
     }
 }
 

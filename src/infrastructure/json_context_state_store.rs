@@ -8,6 +8,7 @@ use crate::domain::compaction::ContextState;
 use crate::domain::ports::{ContextStateStore, StateEdit};
 use crate::domain::project::ProjectSlug;
 
+use super::SMALL_FILE_BYTES;
 use super::file_lock::LockError;
 use super::{FileLock, write_atomic};
 
@@ -39,7 +40,7 @@ impl JsonContextStateStore {
     }
 
     fn project_dir(&self, project: &ProjectSlug) -> PathBuf {
-        self.projects_dir.join(project.as_str())
+        super::project_dir(&self.projects_dir, project)
     }
 
     fn state_path(&self, project: &ProjectSlug) -> PathBuf {
@@ -51,7 +52,7 @@ impl JsonContextStateStore {
     }
 
     fn read(&self, path: &Path) -> Result<Option<ContextState>, StateError> {
-        let text = match fs_err::read_to_string(path) {
+        let text = match super::read_regular_utf8(path, SMALL_FILE_BYTES) {
             Ok(text) => text,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(error) if error.kind() == std::io::ErrorKind::InvalidData => {
@@ -167,7 +168,7 @@ impl ContextStateStore for JsonContextStateStore {
                 path: path.to_owned(),
             });
         }
-        fs_err::read_to_string(path).map_err(|source| StateError::Io {
+        super::read_regular_utf8(path, SMALL_FILE_BYTES).map_err(|source| StateError::Io {
             path: path.to_owned(),
             source,
         })

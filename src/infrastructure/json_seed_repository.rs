@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::domain::SeedError;
 use crate::domain::ports::{LoadedSeed, SeedEdit, SeedHistory, SeedRepository};
-use crate::domain::seed::{Seed, SeedDecodeError, decode_seed, encode_seed};
+use crate::domain::seed::{Seed, SeedChange, SeedDecodeError, decode_seed, encode_seed};
 
 use super::file_lock::LockError;
 use super::{FileLock, write_atomic};
@@ -47,7 +47,7 @@ impl JsonSeedRepository {
 
     /// The seed on disk; `Ok(None)` when there is no file.
     pub fn read(&self) -> Result<Option<Seed>, SeedError> {
-        let bytes = match fs_err::read(&self.path) {
+        let bytes = match super::read_regular(&self.path, u64::MAX) {
             Ok(bytes) => bytes,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(source) => {
@@ -91,8 +91,11 @@ impl SeedRepository for JsonSeedRepository {
 
     async fn update(&self, edit: SeedEdit) -> Result<Seed, SeedError> {
         let _lock = self.lock()?;
-        let (seed, _reason) = edit(self.read()?)?;
-        self.write(&seed)?;
+        let current = self.read()?;
+        let (seed, _reason) = edit(current.clone())?;
+        if SeedChange::between(current.as_ref(), &seed) != SeedChange::Unchanged {
+            self.write(&seed)?;
+        }
         Ok(seed)
     }
 

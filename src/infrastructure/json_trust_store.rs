@@ -10,6 +10,7 @@ use crate::domain::TemplateError;
 use crate::domain::ports::{TrustEntry, TrustStore};
 use crate::domain::seed::Timestamp;
 
+use super::SMALL_FILE_BYTES;
 use super::{FileLock, write_atomic};
 
 /// The trust list as JSON: template path → digest and time.
@@ -41,7 +42,7 @@ impl JsonTrustStore {
     }
 
     fn load(&self) -> Result<TrustFile, TemplateError> {
-        match fs_err::read_to_string(&self.path) {
+        match super::read_regular_utf8(&self.path, SMALL_FILE_BYTES) {
             Ok(text) => serde_json::from_str(&text).map_err(|error| TemplateError::CorruptTrust {
                 path: self.path.clone(),
                 reason: error.to_string(),

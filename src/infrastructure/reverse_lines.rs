@@ -71,6 +71,11 @@ impl ReverseLines {
         }
     }
 
+    /// True once every line was returned: the file's start was reached within the budget.
+    pub fn reached_start(&self) -> bool {
+        self.position == 0 && self.pending.is_empty() && self.tail.is_empty()
+    }
+
     /// Appends the parts of the line read before `line`'s start, in file order.
     fn join_tail(&mut self, line: &mut Vec<u8>) {
         if self.tail.is_empty() {

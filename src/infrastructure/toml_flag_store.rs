@@ -10,6 +10,7 @@ use crate::domain::flags::{FlagValue, ResolvedFlags};
 use crate::domain::ports::{FlagStore, FlagTarget};
 use crate::domain::project::ProjectSlug;
 
+use super::SMALL_FILE_BYTES;
 use super::{Config, ConfigError, FileLock, write_atomic};
 
 /// `[feature_flags]` and `[projects."<slug>".feature_flags]` of one configuration file.
@@ -29,7 +30,7 @@ impl TomlFlagStore {
     }
 
     fn read_text(&self) -> Result<String, FlagError> {
-        match fs_err::read_to_string(&self.path) {
+        match super::read_regular_utf8(&self.path, SMALL_FILE_BYTES) {
             Ok(text) => Ok(text),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
             Err(source) => Err(FlagError::Io {
@@ -124,9 +125,11 @@ fn to_item(flag: &FlagValue) -> Item {
 impl FlagStore for TomlFlagStore {
     async fn resolved(&self, project: &ProjectSlug) -> Result<ResolvedFlags, FlagError> {
         let config = self.config(&self.read_text()?)?;
+        // A project's flags set by carryover 0.1 are under its old slug.
         let own = config
             .projects
             .get(project.as_str())
+            .or_else(|| project.legacy().and_then(|old| config.projects.get(old)))
             .map(|p| &p.feature_flags);
         Ok(ResolvedFlags::resolve(&config.feature_flags, own))
     }

@@ -22,6 +22,11 @@ pub enum Command {
     Hook(HookCommand),
     /// Show what the next session would receive (changes nothing).
     Context(ContextArgs),
+    /// Show which learnings a prompt would recall (changes nothing).
+    Recall(RecallArgs),
+    /// Claude Code's status line: context fill, tier and waiting proposals on one line
+    /// (reads the client's status payload on stdin; wired by `install`).
+    Statusline,
     /// Set up the assistant's identity (asks on a terminal for what flags leave out).
     Init(InitArgs),
     /// Show where the seed is and what state it is in.
@@ -42,6 +47,9 @@ pub enum Command {
     /// Confirmed learnings: list, show, search, forget.
     #[command(subcommand)]
     Learnings(LearningsCommand),
+    /// Propose what an agent remembered on its own as learnings (pending, for review).
+    #[command(subcommand)]
+    Import(ImportCommand),
     /// Wire carryover's hooks into an agent's settings (keeps everything else; idempotent).
     Install(InstallArgs),
     /// Remove carryover's hooks from an agent's settings (and nothing else).
@@ -51,11 +59,13 @@ pub enum Command {
 /// `install` options.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Claude Code: SessionStart (startup|resume|clear|compact), PreCompact and \
-SessionEnd in ~/.claude/settings.json (user), .claude/settings.json (project) or \
-.claude/settings.local.json (local). Codex CLI: SessionStart and PreCompact in hooks.json. \
-Gemini CLI: SessionStart, PreCompress and SessionEnd in settings.json. The previous file is \
-kept as <file>.carryover-backup-<time>; a file that is not valid JSON is never touched."
+    after_help = "Claude Code: SessionStart (startup|resume|clear|compact), UserPromptSubmit, \
+PreCompact and SessionEnd in ~/.claude/settings.json (user), .claude/settings.json (project) or \
+.claude/settings.local.json (local), and the status line (`carryover statusline`) where you \
+have none. Codex CLI: SessionStart, UserPromptSubmit and PreCompact in hooks.json. \
+Gemini CLI: SessionStart, BeforeAgent, PreCompress and SessionEnd in settings.json. The \
+previous file is kept as <file>.carryover-backup-<time>; a file that is not valid JSON is \
+never touched.\n\nExample: carryover install --scope user"
 )]
 pub struct InstallArgs {
     /// Which settings file, and whether to print the change without writing it.
@@ -64,6 +74,13 @@ pub struct InstallArgs {
     /// The carryover executable the hooks run (default: this one).
     #[arg(long, value_name = "PATH")]
     pub binary: Option<PathBuf>,
+    /// Wire carryover's status line (Claude Code), and fail rather than replace yours. By
+    /// default it is wired only where you have none.
+    #[arg(long, conflicts_with = "no_statusline")]
+    pub statusline: bool,
+    /// Do not wire the status line.
+    #[arg(long)]
+    pub no_statusline: bool,
 }
 
 /// `uninstall` options.
@@ -92,6 +109,10 @@ pub struct TargetArgs {
     /// Print JSON for scripts.
     #[arg(long)]
     pub json: bool,
+    /// With --scope user: write the target of a settings file that is a symbolic link (as
+    /// dotfile managers make them); without it such a file is refused.
+    #[arg(long)]
+    pub follow_links: bool,
 }
 
 /// Agents `install` knows the settings of.
@@ -151,11 +172,19 @@ pub enum ProposalsCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Turn proposals into confirmed learnings (committed and indexed).
+    /// Turn proposals into confirmed learnings (committed and indexed), in the scope each
+    /// was proposed with unless told otherwise.
+    #[command(after_help = "Example: carryover proposals accept Q4mZ8 --global")]
     Accept {
         /// The starts of their ids.
         #[arg(required = true)]
         prefixes: Vec<String>,
+        /// Make them global, whatever their proposed scope.
+        #[arg(long, conflicts_with = "project")]
+        global: bool,
+        /// Make them the current directory's project's.
+        #[arg(long)]
+        project: bool,
     },
     /// Decline proposals; they are not proposed again.
     Reject {
@@ -168,11 +197,49 @@ pub enum ProposalsCommand {
     Review,
 }
 
+/// `import` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ImportCommand {
+    /// Propose the memories Claude Code saved for a project as pending learnings, in one
+    /// commit; the ones the seed already holds (or nearly) are skipped, and each skip says why.
+    #[command(after_help = "Claude Code keeps a project's memories in \
+~/.claude/projects/<project path, non-alphanumerics as '-'>/memory/*.md ($CLAUDE_CONFIG_DIR \
+instead of ~/.claude when set); MEMORY.md is its index and is skipped. Feedback becomes a \
+pattern, user memories self-knowledge (global), project and reference memories insights.\n\n\
+Example: carryover import claude-memory --cwd ~/code/shop-api --dry-run")]
+    ClaudeMemory(ClaudeMemoryArgs),
+}
+
+/// `import claude-memory` options.
+#[derive(Debug, Args)]
+pub struct ClaudeMemoryArgs {
+    /// The project whose memories to import (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Read this memory folder instead of the project's.
+    #[arg(long, value_name = "MEMORY_DIR")]
+    pub dir: Option<PathBuf>,
+    /// Scope every memory to the project, user memories included.
+    #[arg(long)]
+    pub project: bool,
+    /// Show what would be imported and what skipped; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print JSON for scripts.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// `learnings` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum LearningsCommand {
-    /// Confirmed learnings, most recent first.
+    /// Confirmed learnings, pinned first, then most recent first: the global ones and the
+    /// current project's, unless told otherwise.
+    #[command(after_help = "Example: carryover learnings list --project --json")]
     List {
+        /// Which ones.
+        #[command(flatten)]
+        scope: ListScope,
         /// Print JSON for scripts.
         #[arg(long)]
         json: bool,
@@ -190,9 +257,9 @@ pub enum LearningsCommand {
         /// What to look for.
         #[arg(required = true, num_args = 1..)]
         query: Vec<String>,
-        /// How many to show.
-        #[arg(long, default_value_t = 10)]
-        top: usize,
+        /// How many to show (at least 1).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..))]
+        top: u16,
         /// Print JSON for scripts.
         #[arg(long)]
         json: bool,
@@ -202,6 +269,49 @@ pub enum LearningsCommand {
         /// The start of its id.
         prefix: String,
     },
+    /// Move a learning to the current directory's project, or make it global.
+    #[command(after_help = "Example: carryover learnings scope pat_7Qm2v project")]
+    Scope {
+        /// The start of its id.
+        prefix: String,
+        /// `project` (the project of the current directory) or `global`.
+        #[arg(value_enum)]
+        scope: ScopeArg,
+    },
+    /// Always show a learning first at session start (a standing rule).
+    Pin {
+        /// The start of its id.
+        prefix: String,
+    },
+    /// Stop showing a learning first.
+    Unpin {
+        /// The start of its id.
+        prefix: String,
+    },
+}
+
+/// Which learnings `learnings list` shows (default: global and the current project's).
+#[derive(Debug, Clone, Copy, Args)]
+#[group(multiple = false)]
+pub struct ListScope {
+    /// Only the current directory's project's.
+    #[arg(long)]
+    pub project: bool,
+    /// Only the global ones.
+    #[arg(long)]
+    pub global: bool,
+    /// Every project's and the global ones.
+    #[arg(long)]
+    pub all: bool,
+}
+
+/// Where a learning belongs, as the command line spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScopeArg {
+    /// The project of the current directory.
+    Project,
+    /// Every project.
+    Global,
 }
 
 /// `index` options.
@@ -322,6 +432,8 @@ pub enum HandoffCommand {
 pub enum HookCommand {
     /// SessionStart: print the session context for the agent.
     SessionStart(SessionStartArgs),
+    /// UserPromptSubmit: print the few learnings the prompt needs, or nothing.
+    Prompt(PromptArgs),
     /// PreCompact: record how full the context was and write a checkpoint (prints nothing).
     PreCompact,
     /// SessionEnd: write the session's handoff for the next one (prints nothing).
@@ -334,6 +446,34 @@ pub struct SessionStartArgs {
     /// The agent whose output shape to print.
     #[arg(long, value_enum, default_value_t = Agent::Claude)]
     pub agent: Agent,
+}
+
+/// `hook prompt` options.
+#[derive(Debug, Args)]
+pub struct PromptArgs {
+    /// The agent whose output shape to print.
+    #[arg(long, value_enum, default_value_t = Agent::Claude)]
+    pub agent: Agent,
+}
+
+/// `recall` arguments.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Example: carryover recall --cwd ~/code/shop-api why do the payment tests time out"
+)]
+pub struct RecallArgs {
+    /// The prompt (several words need no quotes).
+    #[arg(required = true, num_args = 1.., value_name = "PROMPT")]
+    pub prompt: Vec<String>,
+    /// The session's directory (default: the current one).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Leave out what this session was already given.
+    #[arg(long, value_name = "ID")]
+    pub session_id: Option<String>,
+    /// Print JSON for scripts.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Agents whose hook output carryover knows.
@@ -442,6 +582,9 @@ pub struct StatusArgs {
 
 /// `learn` arguments.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Example: carryover learn insight --project shop-api runs its tests with `make check`"
+)]
 pub struct LearnArgs {
     /// pattern (how the user works), insight (a fact about a project or environment) or
     /// self_knowledge (about the assistant itself).
@@ -453,6 +596,15 @@ pub struct LearnArgs {
     /// A label; repeat for more.
     #[arg(long = "tag", value_name = "TAG")]
     pub tags: Vec<String>,
+    /// It belongs to the project of the current directory: shown only there.
+    #[arg(long, conflicts_with = "global")]
+    pub project: bool,
+    /// It holds in every project (the default).
+    #[arg(long)]
+    pub global: bool,
+    /// Always show it first at session start (a standing rule, like how you want answers).
+    #[arg(long)]
+    pub pin: bool,
     /// Print the new learning as JSON.
     #[arg(long)]
     pub json: bool,

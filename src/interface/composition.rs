@@ -5,36 +5,73 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::application::{
-    HandoffSettings, InstructionQueue, LearningProposals, ListenerRegistry, ProposalSettings,
-    RetrievalSettings, SessionContextService, StartupInstructionListener, StartupReport,
-    WindowSettings,
+    HandoffSettings, Handoffs, HookInstaller, ImportAgentMemory, InstructionQueue,
+    LearningProposals, ListenerRegistry, PreCompact, PromptRecall, ProposalSettings,
+    ProposeFromTranscript, RecallSettings, RetrievalSettings, SessionEnd, StartSession,
+    StartSettings, StartupInstructionListener, StatusLine, WindowSettings,
 };
+use crate::domain::agent_memory::claude_project_folder;
 use crate::domain::context::Mode;
-use crate::domain::ports::{Clock, IdGenerator};
-use crate::domain::project::SlugStyle;
-use crate::domain::session::Session;
+use crate::domain::ports::{Clock, IdGenerator, ProjectContext};
+use crate::domain::project::{Project, SlugStyle};
+use crate::domain::recall::Calibration;
 use crate::infrastructure::{
     BinaryEmbeddingIndex, BuiltinEmbedder, ClaudeTranscriptReader, Config, ConfiguredEmbedder,
-    DataHome, EmbedderKind, FixedClock, FsHandoffStore, FsProjectContext, FsTemplateSource,
-    GitSeedRepository, HttpEmbedder, JsonContextStateStore, JsonSeedRepository, JsonTrustStore,
-    RandomIds, SlugStyleConfig, SystemClock, TomlFlagStore,
+    DataHome, DiagnosticsLog, EmbedderKind, FixedClock, FsAgentMemoryFolder, FsHandoffStore,
+    FsProjectCatalog, FsProjectContext, FsSettingsFiles, FsTemplateSource, GitSeedRepository,
+    HttpEmbedder, JsonContextStateStore, JsonSeedRepository, JsonSessionRecordStore,
+    JsonTrustStore, RandomIds, SlugStyleConfig, SystemClock, TomlFlagStore,
 };
+
+/// The seed store every command uses.
+pub type Seeds = GitSeedRepository;
 
 /// The start-up instruction listener over the real adapters.
 pub type StartupListener = StartupInstructionListener<
     FsTemplateSource,
     JsonTrustStore,
-    JsonContextStateStore,
+    JsonSessionRecordStore,
     TomlFlagStore,
 >;
 
-/// What starting a session through the listeners produced.
-pub struct StartedSession {
-    /// Instructions queued for the context, front first.
-    pub instructions: Vec<String>,
-    /// What the start-up instruction listener did.
-    pub report: StartupReport,
-}
+/// The session-start use case over the real adapters.
+pub type SessionStart = StartSession<
+    GitSeedRepository,
+    JsonContextStateStore,
+    JsonSessionRecordStore,
+    ClaudeTranscriptReader,
+    FsProjectContext,
+    FsHandoffStore,
+    ConfiguredEmbedder,
+    BinaryEmbeddingIndex,
+>;
+
+/// Prompt recall over the real adapters.
+pub type PromptRecallService = PromptRecall<
+    GitSeedRepository,
+    JsonSessionRecordStore,
+    FsProjectContext,
+    ConfiguredEmbedder,
+    BinaryEmbeddingIndex,
+>;
+
+/// The pre-compact use case over the real adapters.
+pub type PreCompactService = PreCompact<
+    JsonContextStateStore,
+    JsonSessionRecordStore,
+    ClaudeTranscriptReader,
+    FsProjectContext,
+>;
+
+/// The session-end use case over the real adapters.
+pub type SessionEndService = SessionEnd<
+    FsHandoffStore,
+    ClaudeTranscriptReader,
+    FsProjectContext,
+    GitSeedRepository,
+    ConfiguredEmbedder,
+    BinaryEmbeddingIndex,
+>;
 
 use super::cli::ModeArg;
 use super::environment::Environment;
@@ -44,6 +81,10 @@ use super::error::CliError;
 /// full all-MiniLM-L6-v2 on the dev set: relevant pairs p25 0.19, median 0.34; irrelevant
 /// pairs median 0.09, p75 0.16. Other models differ: `[retrieval] floor` tunes it.
 const HTTP_DEFAULT_FLOOR: f32 = 0.15;
+
+/// The longest an HTTP embedder may take, whatever `embedder.timeout_ms` says: a session start
+/// waits for it, within the client's 10 s.
+const MAX_EMBEDDER_TIMEOUT_MS: u64 = 2_000;
 
 /// How long a management command waits for another writer's lock.
 pub const COMMAND_LOCK_WAIT: Duration = Duration::from_secs(10);
@@ -62,6 +103,8 @@ pub struct App {
     pub clock: Arc<dyn Clock>,
     /// Problems that did not stop the build (reported by the caller).
     pub warnings: Vec<String>,
+    /// What the seed store said that is not an error, for the caller to show at the end.
+    seed_notices: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl App {
@@ -106,6 +149,7 @@ impl App {
             config,
             clock,
             warnings,
+            seed_notices: Arc::default(),
         }
     }
 
@@ -124,6 +168,7 @@ impl App {
             JsonSeedRepository::new(self.seed_path(), lock_wait),
             self.clock.clone(),
         )
+        .with_notices(self.seed_notices.clone())
     }
 
     /// Per-project compaction state and checkpoints.
@@ -131,34 +176,212 @@ impl App {
         JsonContextStateStore::new(self.data_home.projects_dir(), lock_wait)
     }
 
-    /// The session-context use case over the real adapters.
-    pub fn session_context(
-        &self,
-        lock_wait: Duration,
-    ) -> SessionContextService<
-        GitSeedRepository,
-        JsonContextStateStore,
-        ClaudeTranscriptReader,
-        FsProjectContext,
-        FsHandoffStore,
-        ConfiguredEmbedder,
-        BinaryEmbeddingIndex,
-    > {
-        SessionContextService::new(
+    /// What the seed store said since the last call (a change saved but not committed).
+    pub fn take_seed_notices(&self) -> Vec<String> {
+        std::mem::take(
+            &mut *self
+                .seed_notices
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+
+    /// Per-session records of what carryover told each session.
+    pub fn records(&self, lock_wait: Duration) -> JsonSessionRecordStore {
+        JsonSessionRecordStore::new(self.data_home.projects_dir(), lock_wait)
+    }
+
+    /// How session starts are configured.
+    pub fn start_settings(&self) -> StartSettings {
+        StartSettings {
+            budget_chars: self.config.budget_chars(),
+            window: self.window_settings(),
+            slug_style: self.slug_style(),
+            handoffs_enabled: self.config.handoff.enabled,
+            retrieval: self.retrieval_settings(),
+        }
+    }
+
+    /// The session-start use case, with the session listeners registered.
+    pub fn session_start(&self, lock_wait: Duration) -> SessionStart {
+        let (listeners, _startup, queue) = self.listeners(lock_wait);
+        StartSession::new(
             self.seeds(lock_wait),
             self.states(lock_wait),
+            self.records(lock_wait),
             ClaudeTranscriptReader,
             FsProjectContext,
             self.handoffs(),
             self.embedder(),
             self.index(),
+            listeners,
+            queue,
+            self.start_settings(),
+            self.clock.clone(),
+        )
+        .with_catalog(Arc::new(self.catalog()))
+    }
+
+    /// The projects carryover keeps data for: the data home's tree, and the handoffs' when
+    /// configured elsewhere.
+    pub fn catalog(&self) -> FsProjectCatalog {
+        let mut trees = vec![self.data_home.projects_dir()];
+        if let Some(dir) = self.config.handoff.projects_dir.clone() {
+            trees.push(dir);
+        }
+        FsProjectCatalog::new(trees)
+    }
+
+    /// Recall at the prompt, waiting `lock_wait` at most for the session's record.
+    pub fn prompt_recall(&self, lock_wait: Duration) -> PromptRecallService {
+        PromptRecall::new(
+            self.seeds(lock_wait),
+            self.records(lock_wait),
+            FsProjectContext,
+            self.embedder(),
+            self.index(),
+            Arc::new(self.catalog()),
+            self.recall_settings(),
+        )
+    }
+
+    /// `[retrieval] recall` and `recall_threshold` as prompt recall takes them.
+    pub fn recall_settings(&self) -> RecallSettings {
+        let mut calibration = Calibration::BUILT_IN;
+        if let Some(threshold) = self.config.retrieval.recall_threshold {
+            calibration.threshold = threshold;
+        }
+        RecallSettings {
+            enabled: self.config.retrieval.recall,
+            slug_style: self.slug_style(),
+            calibration,
+        }
+    }
+
+    /// The status line, waiting `lock_wait` at most for a session record.
+    pub fn status_line(
+        &self,
+        lock_wait: Duration,
+    ) -> StatusLine<GitSeedRepository, JsonSessionRecordStore, FsProjectContext> {
+        StatusLine::new(
+            self.seeds(lock_wait),
+            self.records(lock_wait),
+            FsProjectContext,
+            self.window_settings(),
+            self.slug_style(),
+        )
+    }
+
+    /// The pre-compact use case.
+    pub fn pre_compact(&self, lock_wait: Duration) -> PreCompactService {
+        PreCompact::new(
+            self.states(lock_wait),
+            self.records(lock_wait),
+            ClaudeTranscriptReader,
+            FsProjectContext,
             self.clock.clone(),
         )
     }
 
+    /// The session-end use case; `seed_wait` bounds the wait for the seed's lock.
+    pub fn session_end(&self, seed_wait: Duration) -> SessionEndService {
+        SessionEnd::new(
+            self.handoffs(),
+            ClaudeTranscriptReader,
+            FsProjectContext,
+            self.seeds(seed_wait),
+            self.learning_proposals(),
+            self.clock.clone(),
+        )
+    }
+
+    /// Proposals from a transcript, as `proposals extract` runs them.
+    pub fn propose_from_transcript(
+        &self,
+    ) -> ProposeFromTranscript<
+        ClaudeTranscriptReader,
+        GitSeedRepository,
+        ConfiguredEmbedder,
+        BinaryEmbeddingIndex,
+    > {
+        ProposeFromTranscript::new(
+            ClaudeTranscriptReader,
+            self.seeds(COMMAND_LOCK_WAIT),
+            self.learning_proposals(),
+        )
+    }
+
+    /// Claude Code's memories of a project, as `import claude-memory` proposes them.
+    pub fn import_agent_memory(
+        &self,
+    ) -> ImportAgentMemory<
+        FsAgentMemoryFolder,
+        GitSeedRepository,
+        ConfiguredEmbedder,
+        BinaryEmbeddingIndex,
+    > {
+        ImportAgentMemory::new(
+            FsAgentMemoryFolder,
+            self.seeds(COMMAND_LOCK_WAIT),
+            self.learning_proposals(),
+        )
+    }
+
+    /// Claude Code's memory folder for the project at `dir`: `<claude home>/projects/<path
+    /// with non-alphanumerics as '-'>/memory`. Claude Code names it after the repository (its
+    /// main worktree), so that path is tried first, then the worktree's and `dir` itself; the
+    /// first that exists wins, else the first. `None` without a home.
+    pub fn claude_memory_folder(
+        &self,
+        project: &Project,
+        dir: &std::path::Path,
+    ) -> Option<PathBuf> {
+        let projects = self.env.agent_homes()?.claude.join("projects");
+        let mut folders: Vec<PathBuf> = Vec::new();
+        for path in [project.main_root.as_path(), project.root.as_path(), dir] {
+            let folder = projects
+                .join(claude_project_folder(&path.to_string_lossy()))
+                .join("memory");
+            if !folders.contains(&folder) {
+                folders.push(folder);
+            }
+        }
+        let found = folders.iter().find(|folder| folder.is_dir()).cloned();
+        found.or_else(|| folders.into_iter().next())
+    }
+
+    /// The project handoffs, as `carryover handoff` reads them.
+    pub fn handoff_service(&self) -> Handoffs<FsHandoffStore> {
+        Handoffs::new(self.handoffs())
+    }
+
+    /// Wires and unwires agents' settings files.
+    pub fn hook_installer(&self) -> HookInstaller<FsSettingsFiles> {
+        HookInstaller::new(FsSettingsFiles, self.clock.clone())
+    }
+
+    /// The project a directory belongs to (its git top level, else itself).
+    pub fn project(&self, dir: &std::path::Path) -> Project {
+        pollster::block_on(FsProjectContext.project(dir))
+    }
+
+    /// Where a project's start-up template lives.
+    pub fn project_template_path(&self, root: &std::path::Path) -> PathBuf {
+        FsTemplateSource::project_path(root)
+    }
+
+    /// Appends diagnostics to the data home's log.
+    pub fn log(&self, event: &str, messages: &[String]) {
+        let log = DiagnosticsLog::new(self.data_home.root(), self.data_home.log_path());
+        let now = self.clock.now();
+        for message in messages {
+            log.append(now, event, message);
+        }
+    }
+
     /// Stored learning vectors under `<data home>/index/`.
     pub fn index(&self) -> BinaryEmbeddingIndex {
-        BinaryEmbeddingIndex::new(self.data_home.root().join("index"))
+        BinaryEmbeddingIndex::new(self.data_home.root())
     }
 
     /// The embedder `[embedder]` chose (the built-in model by default).
@@ -170,7 +393,8 @@ impl App {
                     .api_key_env
                     .as_deref()
                     .and_then(|name| std::env::var(name).ok());
-                let timeout = Duration::from_millis(settings.timeout_ms.max(1));
+                let timeout =
+                    Duration::from_millis(settings.timeout_ms.clamp(1, MAX_EMBEDDER_TIMEOUT_MS));
                 ConfiguredEmbedder::Http(HttpEmbedder::new(url, model, api_key, timeout))
             }
             _ => ConfiguredEmbedder::Builtin(BuiltinEmbedder::compiled()),
@@ -290,7 +514,6 @@ impl App {
     /// start-up instruction listener and the queue it fills.
     pub fn listeners(
         &self,
-        consume: bool,
         lock_wait: Duration,
     ) -> (
         ListenerRegistry,
@@ -301,30 +524,14 @@ impl App {
         let startup = Arc::new(StartupInstructionListener::new(
             self.templates(),
             self.trust_store(lock_wait),
-            self.states(lock_wait),
+            self.records(lock_wait),
             self.flag_store(lock_wait),
             queue.clone(),
             self.slug_style(),
-            consume,
         ));
         let mut registry = ListenerRegistry::new();
         registry.register(startup.clone());
         (registry, startup, queue)
-    }
-
-    /// Starts `session` through the listeners and collects what they queued.
-    pub fn start_session(
-        &self,
-        session: Session,
-        consume: bool,
-        lock_wait: Duration,
-    ) -> StartedSession {
-        let (registry, startup, queue) = self.listeners(consume, lock_wait);
-        pollster::block_on(registry.start(session));
-        StartedSession {
-            instructions: queue.drain(),
-            report: startup.report(),
-        }
     }
 
     /// Where new ids come from.
@@ -344,15 +551,23 @@ impl App {
 }
 
 fn data_home(env: &Environment) -> Result<DataHome, CliError> {
+    if let Some(seed) = env.carryover_seed.as_ref().filter(|p| !p.is_absolute()) {
+        return Err(CliError::refused(
+            format!("CARRYOVER_SEED={seed:?} is a relative path; it must be absolute"),
+            Some(
+                "hooks run in whatever project the session is in, so a relative seed would move with it",
+            ),
+        ));
+    }
     DataHome::resolve(
         env.carryover_home.clone(),
         env.xdg_data_home.clone(),
         env.home.clone(),
     )
-    .ok_or_else(|| {
+    .map_err(|error| {
         CliError::refused(
-            "cannot tell where to keep data: none of CARRYOVER_HOME, XDG_DATA_HOME, HOME is set",
-            Some("set CARRYOVER_HOME to a directory"),
+            error.to_string(),
+            Some("set CARRYOVER_HOME to an absolute directory"),
         )
     })
 }

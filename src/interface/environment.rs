@@ -32,6 +32,9 @@ pub struct Environment {
     pub codex_home: Option<PathBuf>,
     /// The process's working directory.
     pub current_dir: Option<PathBuf>,
+    /// The coding agent this process runs under, when its shell says so (`CLAUDECODE`,
+    /// `GEMINI_CLI`, `CODEX_SANDBOX`, `COPILOT_CLI`, `CURSOR_AGENT`).
+    pub agent_running: Option<String>,
 }
 
 impl Environment {
@@ -56,6 +59,17 @@ impl Environment {
             claude_config_dir: path("CLAUDE_CONFIG_DIR"),
             codex_home: path("CODEX_HOME"),
             current_dir: std::env::current_dir().ok(),
+            agent_running: [
+                ("CLAUDECODE", "Claude Code"),
+                ("GEMINI_CLI", "Gemini CLI"),
+                ("CODEX_SANDBOX", "Codex CLI"),
+                ("CODEX_THREAD_ID", "Codex CLI"),
+                ("COPILOT_CLI", "Copilot CLI"),
+                ("CURSOR_AGENT", "Cursor"),
+            ]
+            .into_iter()
+            .find(|(name, _)| text(name).is_some())
+            .map(|(_, agent)| format!("the assistant ({agent})")),
         }
     }
 

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use crate::application::AppError;
-use crate::domain::{FlagError, RuleError, SeedError, SettingsError};
+use crate::domain::{AgentMemoryError, FlagError, RuleError, SeedError, SettingsError};
 use crate::infrastructure::ConfigError;
 
 /// Exit code of a command that failed while working (I/O, git, a lock, a corrupt seed).
@@ -43,9 +43,9 @@ impl CliError {
 
     /// Prints `carryover: message` (and the hint) to stderr and returns the exit code.
     pub fn report(&self) -> ExitCode {
-        eprintln!("carryover: {}", self.message);
+        crate::tell!("carryover: {}", self.message);
         if let Some(hint) = &self.hint {
-            eprintln!("hint: {hint}");
+            crate::tell!("hint: {hint}");
         }
         ExitCode::from(self.code)
     }
@@ -75,8 +75,43 @@ impl From<AppError> for CliError {
                 settings.to_string(),
                 Some("use --scope user or --scope project"),
             ),
+            AppError::Settings(settings @ SettingsError::StatusLineTaken { .. }) => Self::refused(
+                format!("{settings}; nothing was written"),
+                Some(
+                    "leave out --statusline to wire the hooks alone, or call `carryover statusline` from your own status line command (it reads the same stdin)",
+                ),
+            ),
+            AppError::Settings(settings @ SettingsError::NoStatusLine { .. }) => Self::refused(
+                settings.to_string(),
+                Some("--statusline is for Claude Code"),
+            ),
+            AppError::Settings(settings @ SettingsError::Link { project: true, .. }) => {
+                Self::refused(
+                    format!("{settings}; nothing was written"),
+                    Some(
+                        "replace the link with a real file if this project's settings are yours, or install with --scope user",
+                    ),
+                )
+            }
+            AppError::Settings(settings @ SettingsError::Link { project: false, .. }) => {
+                Self::refused(
+                    format!("{settings}; nothing was written"),
+                    Some("add --follow-links to write the file the link points to"),
+                )
+            }
+            AppError::Settings(settings @ SettingsError::ReadOnly { .. }) => Self::refused(
+                format!("{settings}; nothing was written"),
+                Some("make it writable (chmod u+w) if carryover should change it"),
+            ),
             AppError::Settings(settings) => Self::failed(settings.to_string(), None),
             AppError::Transcript(transcript) => Self::refused(transcript.to_string(), None),
+            AppError::Memory(memory @ AgentMemoryError::NoFolder { .. }) => Self::refused(
+                memory.to_string(),
+                Some(
+                    "Claude Code creates it when it first remembers something in this project; pass --cwd for another project or --dir for another folder",
+                ),
+            ),
+            AppError::Memory(memory) => Self::failed(memory.to_string(), None),
             AppError::Index(index) => Self::failed(
                 index.to_string(),
                 Some("remove the file and run `carryover index`"),
@@ -102,6 +137,7 @@ impl From<RuleError> for CliError {
             RuleError::Empty { .. }
             | RuleError::DuplicateLearning { .. }
             | RuleError::InvalidFlagName { .. }
+            | RuleError::InvalidFlagValue { .. }
             | RuleError::AlreadyDecided { .. } => None,
         };
         Self::refused(error.to_string(), hint)

@@ -6,7 +6,9 @@ pub mod composition;
 pub mod environment;
 pub mod error;
 pub mod hook;
+pub mod output;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -22,8 +24,10 @@ pub fn run() -> ExitCode {
     let env = Environment::from_process();
     match &cli.command {
         Command::Hook(HookCommand::SessionStart(args)) => return hook::session_start(args, env),
+        Command::Hook(HookCommand::Prompt(args)) => return hook::prompt(args, env),
         Command::Hook(HookCommand::PreCompact) => return hook::pre_compact(env),
         Command::Hook(HookCommand::SessionEnd) => return hook::session_end(env),
+        Command::Statusline => return hook::statusline(env),
         _ => {}
     }
     match run_command(&cli.command, env) {
@@ -35,21 +39,31 @@ pub fn run() -> ExitCode {
 fn run_command(command: &Command, env: Environment) -> Result<(), CliError> {
     let app = App::strict(env)?;
     for warning in &app.warnings {
-        eprintln!("carryover: {warning}");
+        crate::tell!("carryover: {warning}");
     }
+    let result = dispatch(command, &app);
+    for notice in app.take_seed_notices() {
+        let _ = writeln!(std::io::stderr().lock(), "carryover: {notice}");
+    }
+    result
+}
+
+fn dispatch(command: &Command, app: &App) -> Result<(), CliError> {
     match command {
-        Command::Hook(_) => Ok(()),
-        Command::Context(args) => commands::context(args, &app),
-        Command::Init(args) => commands::init(args, &app),
-        Command::Status(args) => commands::status(args, &app),
-        Command::Learn(args) => commands::learn(args, &app),
-        Command::Handoff(args) => commands::handoff(args, &app),
-        Command::Flags(args) => commands::flags(args, &app),
-        Command::Trust(args) => commands::trust(args, &app),
-        Command::Index(args) => commands::index(args, &app),
-        Command::Proposals(command) => commands::proposals(command, &app),
-        Command::Learnings(command) => commands::learnings(command, &app),
-        Command::Install(args) => commands::install(args, &app),
-        Command::Uninstall(args) => commands::uninstall(args, &app),
+        Command::Hook(_) | Command::Statusline => Ok(()),
+        Command::Context(args) => commands::context(args, app),
+        Command::Recall(args) => commands::recall(args, app),
+        Command::Init(args) => commands::init(args, app),
+        Command::Status(args) => commands::status(args, app),
+        Command::Learn(args) => commands::learn(args, app),
+        Command::Handoff(args) => commands::handoff(args, app),
+        Command::Flags(args) => commands::flags(args, app),
+        Command::Trust(args) => commands::trust(args, app),
+        Command::Index(args) => commands::index(args, app),
+        Command::Proposals(command) => commands::proposals(command, app),
+        Command::Learnings(command) => commands::learnings(command, app),
+        Command::Import(command) => commands::import(command, app),
+        Command::Install(args) => commands::install(args, app),
+        Command::Uninstall(args) => commands::uninstall(args, app),
     }
 }

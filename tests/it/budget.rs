@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Replay, fixture};
+use crate::support::{Hermetic, Replay, envelope, fixture};
 
 const SESSION: &str = "0b6f5c1e-2a44-4f7e-9d51-3c2e1f0a9b77";
 
@@ -67,7 +67,7 @@ fn crowded() -> Replay {
 fn a_crowded_session_start_stays_within_the_default_budget() {
     let replay = crowded();
     let context = replay.session_start("sessionstart-startup-1");
-    let length = context.chars().count();
+    let length = context.encode_utf16().count();
     assert!(length <= 9_000, "{length} characters");
     assert!(
         context.starts_with("Run `make status` first."),
@@ -75,7 +75,8 @@ fn a_crowded_session_start_stays_within_the_default_budget() {
     );
     assert!(context.contains("Handoff from the previous session"));
     assert!(
-        context.contains("/5012, ~") || context.contains("/5012):"),
+        // One of the 5,012 names shop-api, another project the seed knows (ADR 0010).
+        context.contains("/5011, ~") || context.contains("/5011):"),
         "{context}"
     );
     assert!(
@@ -94,9 +95,9 @@ fn a_budget_above_the_cap_is_held_to_the_cap() {
     .unwrap();
     let context = replay.session_start("sessionstart-startup-1");
     assert!(
-        context.chars().count() <= 10_000,
+        context.encode_utf16().count() <= 10_000,
         "{}",
-        context.chars().count()
+        context.encode_utf16().count()
     );
     let json = replay
         .env
@@ -106,5 +107,37 @@ fn a_budget_above_the_cap_is_held_to_the_cap() {
         .assert()
         .success();
     let value: Value = serde_json::from_slice(&json.get_output().stdout).unwrap();
-    assert!(value["context"].as_str().unwrap().chars().count() <= 10_000);
+    assert!(value["context"].as_str().unwrap().encode_utf16().count() <= 10_000);
+}
+
+/// The client counts its 10,000 cap in UTF-16 units: thirty learnings of emoji (8,056 code
+/// points, 15,226 units) used to pass carryover's count and be cut by the client.
+#[test]
+fn the_cap_is_counted_as_the_client_counts_it() {
+    let env = Hermetic::new();
+    env.init();
+    for n in 0..30 {
+        env.carryover()
+            .args(["learn", "pattern", &format!("{n} {}", "🙂".repeat(260))])
+            .assert()
+            .success();
+    }
+    fs_err::write(
+        env.data().join("config.toml"),
+        "[context]\nbudget_chars = 10000\n[retrieval]\ntop_n = 30\nfloor = 0.0\n",
+    )
+    .unwrap();
+    let output = env
+        .carryover()
+        .args(["hook", "session-start"])
+        .write_stdin(r#"{"source":"startup"}"#)
+        .output()
+        .unwrap();
+    let (_, context) = envelope(&output.stdout);
+    assert!(context.contains("🙂"), "{context}");
+    assert!(
+        context.encode_utf16().count() <= 10_000,
+        "{}",
+        context.encode_utf16().count()
+    );
 }

@@ -87,10 +87,7 @@ fn a_configured_server_ranks_the_learnings() {
         .skip_while(|l| !l.starts_with("Relevant learnings ("))
         .nth(1)
         .unwrap_or_default();
-    assert!(
-        first.contains("[1.00]") && first.to_lowercase().contains("retr"),
-        "{context}"
-    );
+    assert!(first.to_lowercase().contains("retr"), "{context}");
 }
 
 #[test]

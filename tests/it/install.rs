@@ -234,3 +234,56 @@ fn the_wired_command_runs_through_a_shell_and_answers_the_agent() {
         "{context}"
     );
 }
+
+#[test]
+fn the_status_line_is_wired_where_there_is_none_and_never_over_the_users() {
+    let env = Hermetic::new();
+    let settings = env.home().join(".claude/settings.json");
+    env.carryover().arg("install").assert().success();
+    let command = read_json(&settings)["statusLine"]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(command.ends_with(" statusline"), "{command}");
+    env.carryover().arg("uninstall").assert().success();
+    assert!(read_json(&settings).get("statusLine").is_none());
+
+    let theirs = json!({"statusLine": {"type": "command", "command": "~/bin/my-line"}});
+    fs_err::write(&settings, theirs.to_string()).unwrap();
+    env.carryover()
+        .arg("install")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("Your own status line is kept"));
+    assert_eq!(read_json(&settings)["statusLine"], theirs["statusLine"]);
+    let before = fs_err::read(&settings).unwrap();
+    env.carryover()
+        .args(["install", "--statusline"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("has a status line of your own"));
+    assert_eq!(fs_err::read(&settings).unwrap(), before, "nothing written");
+    env.carryover().arg("uninstall").assert().success();
+    assert_eq!(
+        read_json(&settings)["statusLine"],
+        theirs["statusLine"],
+        "theirs stays"
+    );
+}
+
+#[test]
+fn install_keeps_the_users_numbers_as_written() {
+    let env = Hermetic::new();
+    let settings = env.home().join(".claude/settings.json");
+    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
+    fs_err::write(
+        &settings,
+        "{\n  \"big\": 123456789012345678901234567890,\n  \"exp\": 1e2,\n  \"ratio\": 0.1000\n}\n",
+    )
+    .unwrap();
+    env.carryover().arg("install").assert().success();
+    let text = fs_err::read_to_string(&settings).unwrap();
+    for kept in ["123456789012345678901234567890", "1e2", "0.1000"] {
+        assert!(text.contains(kept), "{kept} rewritten in\n{text}");
+    }
+}

@@ -1,21 +1,29 @@
 //! Integration tests: the real `carryover` binary in a hermetic environment, on real files and
 //! real git. One test binary, so everything links once.
 
+mod agent_memory;
+mod attack;
 mod budget;
 mod commands;
 mod compaction;
 mod embedder;
 mod extraction;
 mod handoff;
+mod handoff_golden;
+mod handoff_sessions;
 mod hostile;
 mod install;
 mod model_standin;
 mod real_client;
+mod recall;
 mod reliability;
 mod repair;
+mod resume;
 mod retrieval;
 mod review;
+mod scope;
 mod seed_store;
 mod session_start;
 mod startup;
+mod statusline;
 mod support;

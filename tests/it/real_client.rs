@@ -15,10 +15,11 @@ use crate::support::Hermetic;
 /// The client version the fixtures were captured with.
 const CLIENT_VERSION: &str = "2.1.328";
 
-#[test]
-fn the_real_client_receives_identity_learnings_handoff_compaction_and_reset() {
-    let client = match claude_client() {
-        Ok(client) => client,
+/// The client, or `None` after saying loudly why the test is skipped (a failure when
+/// `CARRYOVER_E2E_REQUIRED` is set).
+fn client_or_skip() -> Option<PathBuf> {
+    match claude_client() {
+        Ok(client) => Some(client),
         Err(why) if std::env::var_os("CARRYOVER_E2E_REQUIRED").is_some() => {
             panic!("the real-client test is required here but cannot run: {why}")
         }
@@ -28,8 +29,121 @@ fn the_real_client_receives_identity_learnings_handoff_compaction_and_reset() {
                 std::io::stderr().lock(),
                 "\n*** SKIPPED the real-client end-to-end test: {why} ***\n"
             );
-            return;
+            None
         }
+    }
+}
+
+/// Runs `claude -p <args>` in `project` against `model`; returns its JSON result.
+fn run_claude(
+    env: &Hermetic,
+    client: &Path,
+    project: &Path,
+    model: &ModelStandIn,
+    args: &[&str],
+) -> Value {
+    let output = env
+        .agent(client, project)
+        .args(["-p"])
+        .args(args)
+        .args(["--output-format", "json"])
+        .env("ANTHROPIC_BASE_URL", model.base_url())
+        .env("ANTHROPIC_API_KEY", "sk-ant-standin")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .output()
+        .expect("run claude");
+    assert!(
+        output.status.success(),
+        "claude {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("claude printed JSON")
+}
+
+#[test]
+fn the_real_client_puts_a_recalled_learning_beside_the_prompt_and_nothing_beside_chatter() {
+    let Some(client) = client_or_skip() else {
+        return;
+    };
+    let env = Hermetic::new();
+    env.init();
+    // One learning at session start, so that the prompt's is left for the prompt hook.
+    fs_err::write(env.data().join("config.toml"), "[retrieval]\ntop_n = 1\n").unwrap();
+    let project = env.home().join("shop-api");
+    fs_err::create_dir_all(&project).unwrap();
+    git(&project, &["init", "-q"]);
+    git(
+        &project,
+        &[
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "Add retry budget to the HTTP client",
+        ],
+    );
+    for (kind, text) in [
+        (
+            "pattern",
+            "Retry budgets for the HTTP client stay below five attempts",
+        ),
+        (
+            "insight",
+            "The payment sandbox integration tests time out unless PAYMENT_SANDBOX_URL points at the local stub",
+        ),
+    ] {
+        env.carryover()
+            .current_dir(&project)
+            .args(["learn", kind, "--project", text])
+            .assert()
+            .success();
+    }
+    env.carryover()
+        .arg("install")
+        .arg("--binary")
+        .arg(assert_cmd::cargo::cargo_bin!("carryover"))
+        .assert()
+        .success();
+    let model = ModelStandIn::start();
+    let first = run_claude(
+        &env,
+        &client,
+        &project,
+        &model,
+        &["why do the payment sandbox integration tests keep timing out?"],
+    );
+    let sent = model.take_messages().join("\n");
+    assert!(
+        sent.contains("Learnings for this prompt (carryover):"),
+        "{sent}"
+    );
+    assert!(
+        sent.contains("insight: The payment sandbox integration tests time out unless"),
+        "{sent}"
+    );
+    let session = first["session_id"].as_str().unwrap().to_owned();
+    run_claude(
+        &env,
+        &client,
+        &project,
+        &model,
+        &["continue", "--resume", &session],
+    );
+    let sent = model.take_messages();
+    let last = sent.last().expect("a request");
+    // The first turn's recall is replayed with the history; "continue" added none.
+    assert_eq!(
+        last.matches("Learnings for this prompt").count(),
+        1,
+        "{last}"
+    );
+}
+
+#[test]
+fn the_real_client_receives_identity_learnings_handoff_compaction_and_reset() {
+    let Some(client) = client_or_skip() else {
+        return;
     };
     let env = Hermetic::new();
     env.init();
@@ -89,8 +203,12 @@ fn the_real_client_receives_identity_learnings_handoff_compaction_and_reset() {
     assert!(sent.contains("pattern: Retry budgets for the HTTP client stay below five attempts"));
     assert!(sent.contains("<session-reset>"));
     let first_id = session_of(&first);
+
+    // A resume: the client replays the block it stored, so carryover adds nothing to it.
     claude(&["Which tests cover it?", "--resume", &first_id]);
-    model.take_messages();
+    let sent = model.take_messages().join("\n");
+    assert_eq!(blocks(&sent), 1, "one block in the resumed request: {sent}");
+    assert!(sent.contains("Retry budgets for the HTTP client stay below five attempts"));
 
     // The next session receives the handoff the first one left at its end.
     let second = claude(&["What is left to do?"]);
@@ -103,7 +221,8 @@ fn the_real_client_receives_identity_learnings_handoff_compaction_and_reset() {
     assert!(sent.contains("Add a retry budget to the HTTP client"));
     let second_id = session_of(&second);
 
-    // After /compact, the next request carries the compaction notice with tier and fill.
+    // After /compact, the next request carries the compaction notice with tier and fill, the
+    // identity and learnings once, and no other session's handoff.
     claude(&["/compact", "--resume", &second_id]);
     model.take_messages();
     claude(&["Carry on", "--resume", &second_id]);
@@ -112,6 +231,13 @@ fn the_real_client_receives_identity_learnings_handoff_compaction_and_reset() {
         sent.contains(r#"<compaction-notice tier=\"WARNING\" fill=\"0.72\">"#),
         "{sent}"
     );
+    assert_eq!(blocks(&sent), 1, "{sent}");
+    assert!(
+        !sent.contains("Handoff from"),
+        "no other session's handoff: {sent}"
+    );
+    claude(&["And then?", "--resume", &second_id]);
+    assert_eq!(blocks(&model.take_messages().join("\n")), 1);
 
     // After /clear, a new session whose first request carries the reset, not the notice.
     let cleared = claude(&["/clear", "--resume", &second_id]);
@@ -121,6 +247,12 @@ fn the_real_client_receives_identity_learnings_handoff_compaction_and_reset() {
     let sent = model.take_messages().join("\n");
     assert!(sent.contains("<session-reset>"), "{sent}");
     assert!(!sent.contains("compaction-notice"), "{sent}");
+    assert_eq!(blocks(&sent), 1, "{sent}");
+}
+
+/// How many of carryover's blocks a request holds.
+fn blocks(sent: &str) -> usize {
+    sent.matches("Identity: Juno (serving Mara)").count()
 }
 
 fn git(dir: &Path, args: &[&str]) {

@@ -2,6 +2,7 @@
 
 use std::process::{Command, Stdio};
 
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
 use crate::support::Hermetic;
@@ -68,7 +69,9 @@ fn accept_and_reject_by_prefix_commit_and_index() {
         .arg("context")
         .assert()
         .success()
-        .stdout(contains("Pending proposals (1, newest first):"));
+        .stdout(contains(
+            "Proposed learnings awaiting the user's review (1, newest first):",
+        ));
 }
 
 #[test]
@@ -111,6 +114,15 @@ fn review_needs_a_terminal() {
         .assert()
         .code(2)
         .stderr(contains("needs a terminal"));
+    // Run by the assistant, the refusal tells it to leave the review to the user.
+    env.carryover()
+        .args(["proposals", "review"])
+        .env("CLAUDECODE", "1")
+        .assert()
+        .code(2)
+        .stderr(contains("is for the user, in their own terminal"))
+        .stderr(contains("tell the user"))
+        .stderr(contains("accept").not());
 }
 
 #[test]

@@ -1,11 +1,12 @@
 //! The git-backed seed store: commits, versions, concurrency.
 
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
-use crate::support::{Hermetic, fixture};
+use crate::support::{Hermetic, Replay, fixture};
 
 #[test]
-fn every_write_is_a_commit_that_says_what_changed() {
+fn every_change_of_content_is_a_commit_that_says_what_changed() {
     let env = Hermetic::new();
     env.init();
     env.carryover()
@@ -102,4 +103,55 @@ fn carryover_seed_points_at_another_seed() {
         .success()
         .stdout(contains("Identity: Juno (serving Mara)"));
     assert!(!env.seed_path().exists());
+}
+
+#[test]
+fn session_ends_without_proposals_save_the_last_session_without_a_commit() {
+    let replay = Replay::new("shop-api");
+    let env = &replay.env;
+    let log = || env.git(&["log", "--format=%s"]);
+    let before = log();
+    replay.session_end("sessionend-other-3");
+    replay.session_end("sessionend-other-4");
+    assert_eq!(log(), before, "no commit for the last-session bookkeeping");
+    let seed: serde_json::Value =
+        serde_json::from_str(&fs_err::read_to_string(env.seed_path()).unwrap()).unwrap();
+    assert_eq!(
+        seed["state"]["lastSessionId"],
+        "81b8f225-6c82-470b-98cc-ec96494e08b9"
+    );
+    assert_eq!(seed["state"]["lastSessionAt"], "2026-11-22T18:40:00.000Z");
+    assert_eq!(
+        seed["state"]["activeProjects"],
+        serde_json::json!(["shop-api", "notes"])
+    );
+    let status = env.carryover().args(["status", "--json"]).output().unwrap();
+    let status: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(status["git"]["uncommitted_changes"], false, "{status}");
+    env.carryover()
+        .arg("status")
+        .assert()
+        .success()
+        .stdout(contains("uncommitted").not());
+
+    // The next change of content commits the bookkeeping along with it.
+    env.carryover()
+        .args(["learn", "pattern", "Prefers small pull requests"])
+        .assert()
+        .success();
+    assert_eq!(log().lines().count(), before.lines().count() + 1);
+    let committed: serde_json::Value =
+        serde_json::from_str(&env.git(&["show", "HEAD:seed.json"])).unwrap();
+    assert_eq!(committed["state"], seed["state"]);
+}
+
+#[test]
+fn a_hand_edit_is_still_reported_as_uncommitted() {
+    let env = Hermetic::new();
+    env.init();
+    let text = fs_err::read_to_string(env.seed_path()).unwrap();
+    fs_err::write(env.seed_path(), text.replace("\"Juno\"", "\"Iris\"")).unwrap();
+    let status = env.carryover().args(["status", "--json"]).output().unwrap();
+    let status: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(status["git"]["uncommitted_changes"], true, "{status}");
 }

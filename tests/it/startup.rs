@@ -68,6 +68,18 @@ fn once_per_session_across_startup_resume_compact_and_clear() {
         "a cleared session is a new one"
     );
     assert!(!opens_with_it("sessionstart-resume-2"));
+    assert!(
+        !opens_with_it("sessionstart-startup-1"),
+        "a start that reuses an instructed session's id is not told again"
+    );
+}
+
+#[test]
+fn a_resumed_session_never_gets_it_even_if_it_missed_it_at_startup() {
+    let replay = notes(true);
+    let opens_with_it = |payload: &str| start(&replay, payload).0.starts_with(INSTRUCTION);
+    assert!(!opens_with_it("sessionstart-resume-1"));
+    assert!(!opens_with_it("sessionstart-compact-1"));
 }
 
 #[test]
@@ -193,7 +205,10 @@ fn the_users_own_template_needs_no_trust() {
         context.starts_with("Working on notes (startup)."),
         "{context}"
     );
-    assert_eq!(message, None);
+    assert!(
+        !message.unwrap_or_default().contains("trust"),
+        "no trust needed"
+    );
 }
 
 #[test]
@@ -218,7 +233,7 @@ fn the_context_preview_shows_the_instruction_without_recording_it() {
         assert!(value["context"].as_str().unwrap().starts_with(INSTRUCTION));
     }
     assert!(
-        start(&replay, "sessionstart-resume-1")
+        start(&replay, "sessionstart-startup-1")
             .0
             .starts_with(INSTRUCTION),
         "the preview recorded nothing"

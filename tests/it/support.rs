@@ -333,9 +333,9 @@ impl Replay {
 }
 
 /// The path-style slug of a directory.
+/// The slug carryover gives the project at `path` (a repository without a remote, or a
+/// plain directory: known by its path).
 pub fn slug(path: &Path) -> String {
-    path.to_string_lossy()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect()
+    use carryover::domain::project::{Project, SlugStyle};
+    Project::at(path).slug(SlugStyle::Path).as_str().to_owned()
 }

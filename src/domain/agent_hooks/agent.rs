@@ -72,7 +72,8 @@ impl AgentHomes {
 /// the timeout in the agent's unit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HookSpec {
-    /// The agent's event name (`SessionStart`, `PreCompact`, `PreCompress`, `SessionEnd`).
+    /// The agent's event name (`SessionStart`, `UserPromptSubmit`, `BeforeAgent`, `PreCompact`,
+    /// `PreCompress`, `SessionEnd`).
     pub event: &'static str,
     /// Which occurrences of the event run the hook; `None` runs it on all.
     pub matcher: Option<&'static str>,
@@ -128,6 +129,7 @@ impl AgentKind {
                     &["hook", "session-start"],
                     None,
                 ),
+                spec("UserPromptSubmit", None, &["hook", "prompt"], None),
                 spec("PreCompact", None, &["hook", "pre-compact"], None),
                 spec("SessionEnd", None, &["hook", "session-end"], None),
             ],
@@ -138,6 +140,12 @@ impl AgentKind {
                     &["hook", "session-start", "--agent", "codex"],
                     None,
                 ),
+                spec(
+                    "UserPromptSubmit",
+                    None,
+                    &["hook", "prompt", "--agent", "codex"],
+                    None,
+                ),
                 spec("PreCompact", None, &["hook", "pre-compact"], None),
             ],
             Self::Gemini => vec![
@@ -146,6 +154,12 @@ impl AgentKind {
                     None,
                     &["hook", "session-start", "--agent", "gemini"],
                     Some("carryover-session-start"),
+                ),
+                spec(
+                    "BeforeAgent",
+                    None,
+                    &["hook", "prompt", "--agent", "gemini"],
+                    Some("carryover-prompt"),
                 ),
                 spec(
                     "PreCompress",
@@ -239,9 +253,13 @@ mod tests {
     }
 
     #[rstest]
-    #[case(AgentKind::Claude, &["SessionStart", "PreCompact", "SessionEnd"], 10)]
-    #[case(AgentKind::Codex, &["SessionStart", "PreCompact"], 10)]
-    #[case(AgentKind::Gemini, &["SessionStart", "PreCompress", "SessionEnd"], 10_000)]
+    #[case(AgentKind::Claude, &["SessionStart", "UserPromptSubmit", "PreCompact", "SessionEnd"], 10)]
+    #[case(AgentKind::Codex, &["SessionStart", "UserPromptSubmit", "PreCompact"], 10)]
+    #[case(
+        AgentKind::Gemini,
+        &["SessionStart", "BeforeAgent", "PreCompress", "SessionEnd"],
+        10_000
+    )]
     fn each_agent_gets_its_events_with_timeouts_in_its_unit(
         #[case] agent: AgentKind,
         #[case] events: &[&str],

@@ -43,7 +43,7 @@ pub fn is_carryover_command(command: &str) -> bool {
 
 /// The first shell word (single quotes, double quotes and `'\''` joins understood) and the
 /// rest of the line.
-fn first_word(line: &str) -> Option<(String, &str)> {
+pub(super) fn first_word(line: &str) -> Option<(String, &str)> {
     let mut word = String::new();
     let mut chars = line.char_indices().peekable();
     let mut quote: Option<char> = None;

@@ -208,13 +208,15 @@ mod tests {
     }
 
     #[test]
-    fn claude_code_gets_three_events_in_exec_form_with_second_timeouts() {
+    fn claude_code_gets_four_events_in_exec_form_with_second_timeouts() {
         let settings = install(json!({}), AgentKind::Claude);
         assert_eq!(
             settings,
             json!({"hooks": {
                 "SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [
                     {"type": "command", "command": "/opt/bin/carryover hook session-start", "timeout": 10}]}],
+                "UserPromptSubmit": [{"hooks": [
+                    {"type": "command", "command": "/opt/bin/carryover hook prompt", "timeout": 10}]}],
                 "PreCompact": [{"hooks": [
                     {"type": "command", "command": "/opt/bin/carryover hook pre-compact", "timeout": 10}]}],
                 "SessionEnd": [{"hooks": [

@@ -6,8 +6,12 @@ mod agent;
 mod command;
 mod merge;
 mod settings_text;
+mod status_line;
 
 pub use agent::{AgentHomes, AgentKind, HookSpec, InstallScope, TimeoutUnit};
 pub use command::{hook_command, is_carryover_command};
 pub use merge::{ShapeError, install_hooks, uninstall_hooks};
 pub use settings_text::{SettingsSyntaxError, encode_settings, parse_settings};
+pub use status_line::{
+    StatusLineChange, install_status_line, is_carryover_status_line, uninstall_status_line,
+};

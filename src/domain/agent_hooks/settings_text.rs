@@ -32,7 +32,8 @@ pub fn parse_settings(text: &str) -> Result<Value, SettingsSyntaxError> {
 }
 
 /// Pretty JSON with a final newline, indented as `previous` was (two spaces when it has no
-/// indented line), so that a diff shows only what changed.
+/// indented line), with the user's numbers spelled as they wrote them, so that a diff shows
+/// only what changed.
 pub fn encode_settings(settings: &Value, previous: Option<&str>) -> String {
     let indent = previous
         .and_then(indentation)
@@ -45,7 +46,69 @@ pub fn encode_settings(settings: &Value, previous: Option<&str>) -> String {
         .expect("a JSON value always serialises");
     let mut text = String::from_utf8(out).expect("serde_json writes UTF-8");
     text.push('\n');
-    text
+    match previous {
+        Some(previous) => restore_numbers(&text, previous),
+        None => text,
+    }
+}
+
+/// `encoded` with each number that `previous` spelled differently (`1e2`, which the parser
+/// keeps as `1e+2`) spelled as `previous` did. Numbers keep their digits (the parser keeps
+/// them exactly); only the spelling of an exponent changes.
+fn restore_numbers(encoded: &str, previous: &str) -> String {
+    let mut spelled: std::collections::HashMap<String, &str> = Default::default();
+    for (start, end) in number_tokens(previous) {
+        let original = &previous[start..end];
+        if let Ok(number) = serde_json::from_str::<serde_json::Number>(original) {
+            let canonical = number.to_string();
+            if canonical != original {
+                spelled.entry(canonical).or_insert(original);
+            }
+        }
+    }
+    if spelled.is_empty() {
+        return encoded.to_owned();
+    }
+    let mut out = String::with_capacity(encoded.len());
+    let mut last = 0;
+    for (start, end) in number_tokens(encoded) {
+        if let Some(original) = spelled.get(&encoded[start..end]) {
+            out.push_str(&encoded[last..start]);
+            out.push_str(original);
+            last = end;
+        }
+    }
+    out.push_str(&encoded[last..]);
+    out
+}
+
+/// Byte ranges of the number tokens of JSON text (outside strings).
+fn number_tokens(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut tokens = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'"' => {
+                at += 1;
+                while at < bytes.len() && bytes[at] != b'"' {
+                    at += if bytes[at] == b'\\' { 2 } else { 1 };
+                }
+                at += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = at;
+                while at < bytes.len()
+                    && matches!(bytes[at], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
+                    at += 1;
+                }
+                tokens.push((start, at));
+            }
+            _ => at += 1,
+        }
+    }
+    tokens
 }
 
 /// The leading whitespace of the first indented line.
@@ -57,6 +120,18 @@ fn indentation(text: &str) -> Option<String> {
             .collect();
         (!indent.is_empty() && indent.len() < line.len()).then_some(indent)
     })
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::*;
+
+    #[test]
+    fn the_users_numbers_keep_their_spelling() {
+        let previous = "{\n  \"big\": 123456789012345678901234567890,\n  \"exp\": 1e2,\n  \"neg\": -2.5E-3,\n  \"s\": \"1e2\"\n}\n";
+        let value = parse_settings(previous).unwrap();
+        assert_eq!(encode_settings(&value, Some(previous)), previous);
+    }
 }
 
 #[cfg(test)]

@@ -48,9 +48,10 @@ impl Checkpoint<'_> {
             out.push_str(&format!("- model: {model}\n"));
         }
         if let Some(instructions) = self.instructions.filter(|i| !i.trim().is_empty()) {
+            let instructions = crate::domain::redaction::redact(instructions.trim());
             out.push_str(&format!(
                 "- compact instructions: {}\n",
-                instructions.trim().replace('\n', " ")
+                instructions.replace('\n', " ")
             ));
         }
         out.push_str(&format!("\n{SUMMARY_HEADING}\n\n"));
@@ -81,6 +82,24 @@ pub fn checkpoint_summary(document: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compact_instructions_are_redacted() {
+        let text = Checkpoint {
+            session_id: None,
+            recorded_at: Timestamp::parse("2026-11-22T10:00:00Z").unwrap(),
+            trigger: Some("manual"),
+            instructions: Some("keep DB_PASSWORD=Zq8!vX2k in mind"),
+            figures: None,
+            model: None,
+            summary: &[],
+        }
+        .render();
+        assert!(
+            text.contains("DB_PASSWORD=[REDACTED]") && !text.contains("Zq8!"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn the_summary_survives_a_round_trip() {

@@ -35,9 +35,6 @@ pub struct ContextState {
     /// The session whose compaction a session start already reported, so that another start
     /// of the same session is not told again.
     pub reported_session: Option<String>,
-    /// Sessions that already received the start-up instruction, oldest first (bounded).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub startup_sessions: Vec<String>,
     /// Keys this version does not know.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -63,20 +60,6 @@ impl ContextState {
             .and_then(Tier::parse)
             .unwrap_or(Tier::Nominal);
         same_session.then_some((fill, tier))
-    }
-
-    /// Whether `session` already received the start-up instruction.
-    pub fn had_startup_instruction(&self, session: &str) -> bool {
-        self.startup_sessions.iter().any(|known| known == session)
-    }
-
-    /// Records that `session` received the start-up instruction, keeping the newest 100.
-    pub fn record_startup_instruction(&mut self, session: &str) {
-        if !self.had_startup_instruction(session) {
-            self.startup_sessions.push(session.to_owned());
-        }
-        let excess = self.startup_sessions.len().saturating_sub(100);
-        self.startup_sessions.drain(..excess);
     }
 
     /// True when a compaction of `session` was already reported.
@@ -127,17 +110,6 @@ mod tests {
         assert!(state.reported_for(Some("s1")));
         assert!(!state.reported_for(Some("s2")));
         assert!(!state.reported_for(None));
-    }
-
-    #[test]
-    fn startup_sessions_are_recorded_once_and_bounded() {
-        let mut state = ContextState::default();
-        for n in 0..150 {
-            state.record_startup_instruction(&format!("s{n}"));
-            state.record_startup_instruction(&format!("s{n}"));
-        }
-        assert_eq!(state.startup_sessions.len(), 100);
-        assert!(state.had_startup_instruction("s149") && !state.had_startup_instruction("s0"));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The notices a session start carries about how the session began.
 
 use crate::domain::context::Section;
-use crate::domain::format::{xml_attr, xml_text};
+use crate::domain::format::{data_line, xml_attr, xml_text};
 
 use super::{Fill, Tier};
 
@@ -25,7 +25,9 @@ pub fn compaction_notice(
     if !summary.is_empty() {
         section.push_fixed("Resumption summary from the checkpoint:".to_owned());
         for line in summary {
-            section.push_item(line.clone());
+            // The checkpoint file is read back: what it says is data, one line each.
+            let indent = line.len() - line.trim_start().len();
+            section.push_item(format!("{}{}", &line[..indent], data_line(line, 400)));
         }
     }
     section

@@ -2,8 +2,7 @@
 
 use std::path::Path;
 
-use crate::domain::format::clip;
-use crate::domain::redact::redact;
+use crate::domain::format::data_line;
 use crate::domain::transcript::{SessionDigest, TodoStatus};
 
 const REQUESTS_SHOWN: usize = 3;
@@ -13,10 +12,7 @@ const MAX_LINE: usize = 200;
 /// it), open todo items, and the assistant's last message, with secrets redacted (the lines go
 /// into a checkpoint file and into the next session's context). Empty when the digest is.
 pub fn resumption_summary(digest: &SessionDigest, root: Option<&Path>) -> Vec<String> {
-    summary_lines(digest, root)
-        .into_iter()
-        .map(|line| redact(&line).into_owned())
-        .collect()
+    summary_lines(&digest.redacted(), root)
 }
 
 fn summary_lines(digest: &SessionDigest, root: Option<&Path>) -> Vec<String> {
@@ -25,10 +21,10 @@ fn summary_lines(digest: &SessionDigest, root: Option<&Path>) -> Vec<String> {
     if !digest.user_requests.is_empty() {
         lines.push("Last requests:".to_owned());
         for request in &digest.user_requests[skip..] {
-            lines.push(format!("  - {}", clip(request, MAX_LINE)));
+            lines.push(format!("  - {}", data_line(request, MAX_LINE)));
         }
     }
-    if !digest.files_changed.is_empty() {
+    if !digest.files.is_empty() {
         let (shown, more) = digest.files_shown();
         let mut files: Vec<String> = shown.iter().map(|f| relative(f, root)).collect();
         if more > 0 {
@@ -36,7 +32,7 @@ fn summary_lines(digest: &SessionDigest, root: Option<&Path>) -> Vec<String> {
         }
         lines.push(format!(
             "Files written or edited: {}",
-            clip(&files.join(", "), MAX_LINE * 2)
+            data_line(&files.join(", "), MAX_LINE * 2)
         ));
     }
     let open: Vec<_> = digest
@@ -50,14 +46,14 @@ fn summary_lines(digest: &SessionDigest, root: Option<&Path>) -> Vec<String> {
             lines.push(format!(
                 "  - [{}] {}",
                 todo.status,
-                clip(&todo.content, MAX_LINE)
+                data_line(&todo.content, MAX_LINE)
             ));
         }
     }
     if let Some(message) = &digest.last_assistant_message {
         lines.push(format!(
             "Last assistant message: {}",
-            clip(message, MAX_LINE)
+            data_line(message, MAX_LINE)
         ));
     }
     lines
@@ -77,12 +73,12 @@ mod tests {
         let digest = SessionDigest {
             user_requests: vec!["use sk-ant-api03-Zx9Qv3LmT7pR2sW8yB4nC6dF1gH5jK0aE now".into()],
             user_turns: 1,
-            last_assistant_message: Some("set AWS key AKIAIOSFODNN7EXAMPLE".into()),
+            last_assistant_message: Some("set AWS key AKIAYQLCW4PPSA7WT7WE".into()),
             ..SessionDigest::default()
         };
         let text = resumption_summary(&digest, None).join("\n");
         assert!(!text.contains("sk-ant-api03-Zx9"), "{text}");
-        assert!(!text.contains("AKIAIOSFODNN7EXAMPLE"), "{text}");
+        assert!(!text.contains("AKIAYQLCW4PPSA7WT7WE"), "{text}");
     }
     use crate::domain::transcript::TodoItem;
 
@@ -117,7 +113,7 @@ mod tests {
                 "  - two",
                 "  - three",
                 "  - four",
-                "Files written or edited: src/a.rs, /elsewhere/b.rs",
+                "Files written or edited: /elsewhere/b.rs, src/a.rs",
                 "Open todo items:",
                 "  - [in progress] doing",
                 "  - [pending] next",

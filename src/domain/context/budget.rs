@@ -11,20 +11,26 @@ pub const HARD_CAP_CHARS: usize = 10_000;
 
 const SEPARATOR: &str = "\n\n";
 
-/// The text that fits, and the keys of the keyed items it still holds.
+/// The text that fits, and what of the input it still holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Composed {
     /// The context text.
     pub text: String,
     /// Keys of the items that survived, in the order the text shows them.
     pub keys: Vec<String>,
+    /// Indexes (into the input) of the sections the text shows.
+    pub kept: Vec<usize>,
 }
 
 /// Joins the non-empty sections with blank lines in at most `budget` characters. While over
 /// budget, the largest section that still has items drops its last one; only when no section
 /// can shrink is the last section dropped whole. Earlier sections therefore survive longest.
 pub fn compose(sections: Vec<Section>, budget: usize) -> Composed {
-    let mut sections: Vec<Section> = sections.into_iter().filter(|s| !s.is_empty()).collect();
+    let (mut kept, mut sections): (Vec<usize>, Vec<Section>) = sections
+        .into_iter()
+        .enumerate()
+        .filter(|(_, s)| !s.is_empty())
+        .unzip();
     let separator = SEPARATOR.chars().count();
     let total = |sections: &[Section]| -> usize {
         let text: usize = sections.iter().map(Section::char_len).sum();
@@ -44,6 +50,7 @@ pub fn compose(sections: Vec<Section>, budget: usize) -> Composed {
             }
             None => {
                 sections.pop();
+                kept.pop();
                 size = total(&sections);
             }
         }
@@ -59,6 +66,7 @@ pub fn compose(sections: Vec<Section>, budget: usize) -> Composed {
             .flat_map(Section::keys)
             .map(str::to_owned)
             .collect(),
+        kept,
     }
 }
 
@@ -99,7 +107,22 @@ mod tests {
             Section::fixed(vec!["x".repeat(30)]),
             list("last", 50),
         ];
-        assert!(compose(sections, budget).text.chars().count() <= budget);
+        assert!(compose(sections, budget).text.encode_utf16().count() <= budget);
+    }
+
+    #[test]
+    fn the_budget_counts_utf16_units_as_the_client_does() {
+        let mut section = Section::items("Learnings:".into());
+        for _ in 0..30 {
+            section.push_item("🙂".repeat(250));
+        }
+        let text = compose(vec![section], 9_000).text;
+        assert!(
+            text.encode_utf16().count() <= 9_000,
+            "{}",
+            text.encode_utf16().count()
+        );
+        assert!(text.chars().count() < 4_600);
     }
 
     #[test]
@@ -116,7 +139,15 @@ mod tests {
     #[test]
     fn drops_later_sections_first_when_shrinking_is_not_enough() {
         let big = |name: &str| Section::fixed(vec![name.repeat(40)]);
-        let text = compose(vec![big("a"), big("b"), big("c")], 90).text;
-        assert_eq!(text, format!("{}\n\n{}", "a".repeat(40), "b".repeat(40)));
+        let composed = compose(vec![big("a"), Section::empty(), big("b"), big("c")], 90);
+        assert_eq!(
+            composed.text,
+            format!("{}\n\n{}", "a".repeat(40), "b".repeat(40))
+        );
+        assert_eq!(
+            composed.kept,
+            [0, 2],
+            "indexes into the input, empty ones skipped"
+        );
     }
 }

@@ -1,4 +1,5 @@
-//! A block of the context: fixed lines and shrinkable items, measured in characters.
+//! A block of the context: fixed lines and shrinkable items, measured in UTF-16 units (the
+//! client's measure of its cap).
 
 /// One part of the session context. Fixed lines always stay; items may be dropped from the end
 /// to fit the budget, and then a closing line says how many were dropped.
@@ -9,6 +10,9 @@ pub struct Section {
     chars: usize,
     /// Items (shrinkable lines) still held: composing asks after every dropped item.
     items: usize,
+    /// Where the footer starts: lines that close the section, after the count of dropped
+    /// items (a pointer to the full text reads last).
+    footer: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,6 +48,12 @@ impl Section {
         self.push(text, false, None);
     }
 
+    /// Adds a closing line that stays, after the count of dropped items.
+    pub fn push_footer(&mut self, text: String) {
+        self.footer.get_or_insert(self.lines.len());
+        self.push_fixed(text);
+    }
+
     /// Adds a line the section may drop to fit the budget.
     pub fn push_item(&mut self, text: String) {
         self.push(text, true, None);
@@ -56,7 +66,9 @@ impl Section {
     }
 
     fn push(&mut self, text: String, shrinkable: bool, key: Option<String>) {
-        let chars = text.chars().count();
+        // Measured as the client measures it: JavaScript counts UTF-16 units, so an emoji
+        // costs two of the cap's 10,000, not one.
+        let chars = text.encode_utf16().count();
         self.chars += chars + usize::from(!self.lines.is_empty());
         self.items += usize::from(shrinkable);
         self.lines.push(Line {
@@ -88,6 +100,9 @@ impl Section {
             return false;
         };
         let line = self.lines.remove(index);
+        if let Some(footer) = self.footer.as_mut().filter(|footer| **footer > index) {
+            *footer -= 1;
+        }
         self.chars -= line.chars + usize::from(!self.lines.is_empty());
         self.items -= 1;
         self.hidden += 1;
@@ -110,17 +125,19 @@ impl Section {
     /// The section's text, lines joined by newlines, no trailing newline.
     pub fn render(&self) -> String {
         let mut out = String::with_capacity(self.chars + 32);
-        for (index, line) in self.lines.iter().enumerate() {
+        let footer = self.footer.unwrap_or(self.lines.len());
+        let hidden = (self.hidden > 0).then(|| hidden_line(self.hidden));
+        let (body, closing) = self.lines.split_at(footer.min(self.lines.len()));
+        let texts = body
+            .iter()
+            .map(|line| line.text.as_str())
+            .chain(hidden.as_deref())
+            .chain(closing.iter().map(|line| line.text.as_str()));
+        for (index, text) in texts.enumerate() {
             if index > 0 {
                 out.push('\n');
             }
-            out.push_str(&line.text);
-        }
-        if self.hidden > 0 {
-            if !self.lines.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(&hidden_line(self.hidden));
+            out.push_str(text);
         }
         out
     }
@@ -159,11 +176,25 @@ mod tests {
     }
 
     #[test]
+    fn the_count_of_dropped_items_comes_before_the_footer() {
+        let mut section = Section::items("Heading:".into());
+        section.push_item("  - one".into());
+        section.push_item("  - two".into());
+        section.push_footer("Full text: /p".into());
+        assert!(section.shrink());
+        assert_eq!(
+            section.render(),
+            "Heading:\n  - one\n  (+1 more not shown)\nFull text: /p"
+        );
+        assert_eq!(section.char_len(), section.render().encode_utf16().count());
+    }
+
+    #[test]
     fn measures_what_it_renders() {
         let mut section = sample();
-        assert_eq!(section.char_len(), section.render().chars().count());
+        assert_eq!(section.char_len(), section.render().encode_utf16().count());
         while section.shrink() {
-            assert_eq!(section.char_len(), section.render().chars().count());
+            assert_eq!(section.char_len(), section.render().encode_utf16().count());
         }
     }
 

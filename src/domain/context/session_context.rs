@@ -3,7 +3,7 @@
 use crate::domain::compaction::StartKind;
 use crate::domain::seed::LearningKind;
 
-use super::Mode;
+use super::{Mode, Moment};
 
 /// What a session start injects, with the metadata scripts and tests look at.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,6 +14,8 @@ pub struct SessionContext {
     pub needs_setup: bool,
     /// Full or complement.
     pub mode: Mode,
+    /// What kind of start it was.
+    pub moment: Moment,
     /// Learnings the text shows.
     pub learnings: Vec<ShownLearning>,
     /// Confirmed learnings in the seed.
@@ -26,10 +28,6 @@ pub struct SessionContext {
     pub handoff: Option<std::path::PathBuf>,
     /// The notice about how the session began, when one was given.
     pub notice: Option<StartKind>,
-    /// Messages for the user rather than the model (a repair, a problem).
-    pub user_notices: Vec<String>,
-    /// Diagnostics for stderr and the log only.
-    pub diagnostics: Vec<String>,
 }
 
 /// A learning as the context shows it.
@@ -41,7 +39,7 @@ pub struct ShownLearning {
     pub kind: LearningKind,
     /// Its text.
     pub content: String,
-    /// Relevance to the session, when it was ranked.
+    /// The score that ranked it (fused lexical and semantic, in [0, 1]), when it was ranked.
     pub score: Option<f32>,
 }
 

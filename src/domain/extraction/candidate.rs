@@ -19,6 +19,12 @@ pub enum Family {
     Fact,
     /// "Stop …", "You keep …": about how the assistant works.
     Behaviour,
+    /// An instruction tied to every later occasion: "from now on …", "ask me before …",
+    /// "every time you …", "commit without …", and their equivalents in other languages.
+    Standing,
+    /// Where and on what the project runs: "we are on X", "we will use X only", "hosted on
+    /// Y", "the repo is a fork".
+    ProjectFact,
 }
 
 /// A proposed learning before deduplication.

@@ -48,18 +48,20 @@ fn looks_like_output(line: &str) -> bool {
     dated || levels.iter().any(|prefix| line.starts_with(prefix))
 }
 
-/// The sentences of `prose`: cut at `.`, `!` or `?` before a space or the end, and at line
-/// ends; each keeps its final mark so that questions can be told apart.
+/// The sentences of `prose`: cut at `.`, `!` or `?` before a space or the end, at the CJK
+/// marks `。`, `！` and `？` wherever they stand (CJK text puts no space after them), and at
+/// line ends; each keeps its final mark so that questions can be told apart.
 pub fn sentences(prose: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in prose.lines() {
         let mut start = 0;
         let chars: Vec<(usize, char)> = line.char_indices().collect();
         for (position, &(at, c)) in chars.iter().enumerate() {
-            let ends = matches!(c, '.' | '!' | '?')
-                && chars
-                    .get(position + 1)
-                    .is_none_or(|(_, next)| next.is_whitespace());
+            let ends = matches!(c, '。' | '！' | '？')
+                || matches!(c, '.' | '!' | '?')
+                    && chars
+                        .get(position + 1)
+                        .is_none_or(|(_, next)| next.is_whitespace());
             if ends {
                 push_sentence(&mut out, &line[start..at + c.len_utf8()]);
                 start = at + c.len_utf8();
@@ -98,5 +100,13 @@ mod tests {
             sentences("Use v1.2 of serde.js. Why? Never force-push\nok!"),
             ["Use v1.2 of serde.js.", "Why?", "Never force-push", "ok!"]
         );
+    }
+
+    #[rstest]
+    #[case::chinese("核心代码就一个，就是main.py。我们从这里开始吧", &["核心代码就一个，就是main.py。", "我们从这里开始吧"])]
+    #[case::japanese("規約を守るようにして。できる？はい！", &["規約を守るようにして。", "できる？", "はい！"])]
+    #[case::mixed("今後は英語で。Use pnpm. ok", &["今後は英語で。", "Use pnpm.", "ok"])]
+    fn cuts_cjk_sentences_at_their_own_marks(#[case] prose: &str, #[case] expected: &[&str]) {
+        assert_eq!(sentences(prose), expected);
     }
 }

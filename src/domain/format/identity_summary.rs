@@ -3,7 +3,7 @@
 use crate::domain::context::Section;
 use crate::domain::seed::Identity;
 
-use super::clip;
+use super::data_line;
 
 const MAX_NAME_CHARS: usize = 80;
 const MAX_LINE_CHARS: usize = 240;
@@ -12,19 +12,19 @@ const MAX_LINE_CHARS: usize = 240;
 pub fn identity_summary(identity: &Identity) -> Section {
     let mut lines = vec![format!(
         "Identity: {} (serving {})",
-        clip(&identity.ai_name, MAX_NAME_CHARS),
-        clip(&identity.principal_name, MAX_NAME_CHARS)
+        data_line(&identity.ai_name, MAX_NAME_CHARS),
+        data_line(&identity.principal_name, MAX_NAME_CHARS)
     )];
     if !identity.catchphrase.trim().is_empty() {
-        let catchphrase = clip(&identity.catchphrase, MAX_LINE_CHARS);
+        let catchphrase = data_line(&identity.catchphrase, MAX_LINE_CHARS);
         lines.push(format!("Catchphrase: \"{catchphrase}\""));
     }
     let preferences = &identity.preferences;
     lines.push(format!(
         "Style: {} | Timezone: {} | Locale: {}",
         preferences.response_style,
-        clip(&preferences.timezone, MAX_NAME_CHARS),
-        clip(&preferences.locale, MAX_NAME_CHARS)
+        data_line(&preferences.timezone, MAX_NAME_CHARS),
+        data_line(&preferences.locale, MAX_NAME_CHARS)
     ));
     Section::fixed(lines)
 }

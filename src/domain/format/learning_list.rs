@@ -3,7 +3,7 @@
 use crate::domain::context::{Section, estimate_tokens};
 use crate::domain::seed::LearningKind;
 
-use super::clip;
+use super::data_line;
 
 const MAX_LEARNING_CHARS: usize = 240;
 
@@ -16,22 +16,22 @@ pub struct ListedLearning<'a> {
     pub kind: LearningKind,
     /// Its text.
     pub content: &'a str,
-    /// Similarity to the session's project, when ranked.
+    /// The score that ranked it, when it was ranked (reported to scripts, not to the model).
     pub score: Option<f32>,
 }
 
-/// `Relevant learnings (3/15, ~120 tokens):` then `  [0.89] pattern: …` lines, in the given
-/// order; `total` counts every confirmed learning.
+/// `Relevant learnings (3/15, ~120 tokens):` then `  pattern: …` lines, most relevant first
+/// (the order is the ranking; a number would tell the model nothing more, ADR 0008); `total`
+/// counts every learning the session could have been shown.
 pub fn relevant_learnings(listed: &[ListedLearning<'_>], total: usize) -> Section {
     let lines: Vec<(String, &str)> = listed
         .iter()
         .map(|l| {
-            let score = l.score.map_or_else(String::new, |s| format!("[{s:.2}] "));
             (
                 format!(
-                    "  {score}{}: {}",
+                    "  {}: {}",
                     l.kind.as_str(),
-                    clip(l.content, MAX_LEARNING_CHARS)
+                    data_line(l.content, MAX_LEARNING_CHARS)
                 ),
                 l.id,
             )
@@ -59,7 +59,7 @@ pub fn recent_learnings(listed: &[ListedLearning<'_>], total: usize) -> Section 
             format!(
                 "  {}: {}",
                 learning.kind.as_str(),
-                clip(learning.content, MAX_LEARNING_CHARS)
+                data_line(learning.content, MAX_LEARNING_CHARS)
             ),
             learning.id.to_owned(),
         );
@@ -89,11 +89,11 @@ mod tests {
     }
 
     #[test]
-    fn relevant_learnings_carry_scores_and_a_token_estimate() {
+    fn relevant_learnings_keep_their_order_without_numbers() {
         let section = relevant_learnings(&listed(Some(0.89)), 15);
         assert_eq!(
             section.render(),
-            "Relevant learnings (2/15, ~20 tokens):\n  [0.89] pattern: Adds retries with backoff\n  [0.69] insight: Sandbox is flaky"
+            "Relevant learnings (2/15, ~16 tokens):\n  pattern: Adds retries with backoff\n  insight: Sandbox is flaky"
         );
         assert_eq!(section.keys().collect::<Vec<_>>(), vec!["pat_1", "ins_1"]);
     }

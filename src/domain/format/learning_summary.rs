@@ -73,6 +73,8 @@ mod tests {
             confirmed_at: None,
             confirmed,
             tags: Vec::new(),
+            project: None,
+            pinned: false,
             extra: Default::default(),
         }
     }

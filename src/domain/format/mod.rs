@@ -5,24 +5,28 @@
 //!
 //! [`Section`]: crate::domain::context::Section
 
+mod context_gauge;
 mod identity_summary;
 mod learning_list;
 mod learning_summary;
 mod pending_proposals;
 mod proposal_index;
+mod recalled_learnings;
 mod relative_time;
 mod session_state;
 mod short_ids;
 mod text;
 mod xml;
 
+pub use context_gauge::{GaugeReading, context_gauge};
 pub use identity_summary::identity_summary;
 pub use learning_list::{ListedLearning, recent_learnings, relevant_learnings};
 pub use learning_summary::{RECENT_PER_KIND, learning_summary};
 pub use pending_proposals::pending_proposals;
-pub use proposal_index::{PROPOSALS_SHOWN, proposal_index};
+pub use proposal_index::{PROPOSALS_SHOWN, new_proposals_line, proposal_index};
+pub use recalled_learnings::{RECALL_HEADING, recalled_learnings};
 pub use relative_time::relative_time;
 pub use session_state::session_state;
 pub use short_ids::short_ids;
-pub use text::clip;
+pub use text::{clip, data_line, is_invisible_format};
 pub use xml::{xml_attr, xml_text};

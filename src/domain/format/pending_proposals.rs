@@ -47,6 +47,7 @@ mod tests {
             method: None,
             confidence: None,
             decided_at: None,
+            project: None,
             extra: Default::default(),
         }
     }

@@ -1,7 +1,7 @@
 //! The compact index of pending proposals: short id, type, 40 characters, confidence.
 
 use crate::domain::context::Section;
-use crate::domain::seed::Proposal;
+use crate::domain::seed::{Proposal, Timestamp};
 
 use super::short_ids;
 
@@ -9,10 +9,11 @@ use super::short_ids;
 pub const PROPOSALS_SHOWN: usize = 5;
 const CONTENT_CHARS: usize = 40;
 
-/// `Pending proposals (7, newest first):`, at most five lines such as
-/// `  Q4mZ8 pattern  "Prefers table-driven tests with rstest c..." (0.78)`, `  +2 more`, and
-/// `Review: carryover proposals review`. Empty when nothing is pending. Ids are the shortest
-/// unique prefixes over all pending proposals, so any shown one can be typed back.
+/// `Proposed learnings awaiting the user's review (7, newest first):`, at most five lines such
+/// as `  Q4mZ8 pattern  "Prefers table-driven tests with rstest c..." (0.78)`, then `  +2 more`.
+/// Empty when nothing is pending. Ids are the shortest unique prefixes over all pending
+/// proposals, so any shown one can be typed back. Reviewing is the user's job, so the model is
+/// told what waits, not asked to do anything about it.
 pub fn proposal_index<'a>(proposals: impl IntoIterator<Item = &'a Proposal>) -> Section {
     let mut pending: Vec<&Proposal> = proposals.into_iter().filter(|p| p.is_pending()).collect();
     if pending.is_empty() {
@@ -26,15 +27,11 @@ pub fn proposal_index<'a>(proposals: impl IntoIterator<Item = &'a Proposal>) -> 
     let ids: Vec<&str> = pending.iter().map(|p| p.id.as_str()).collect();
     let short = short_ids(&ids, 5);
     let mut section = Section::items(format!(
-        "Pending proposals ({}, newest first):",
+        "Proposed learnings awaiting the user's review ({}, newest first):",
         pending.len()
     ));
     for (proposal, id) in pending.iter().zip(&short).take(PROPOSALS_SHOWN) {
-        let flat = proposal
-            .content
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let flat = super::data_line(&proposal.content, usize::MAX);
         let content = if flat.chars().count() > CONTENT_CHARS {
             format!(
                 "{}...",
@@ -55,8 +52,31 @@ pub fn proposal_index<'a>(proposals: impl IntoIterator<Item = &'a Proposal>) -> 
     if pending.len() > PROPOSALS_SHOWN {
         section.push_fixed(format!("  +{} more", pending.len() - PROPOSALS_SHOWN));
     }
-    section.push_fixed("Review: carryover proposals review".to_owned());
     section
+}
+
+/// For a resumed session: one line counting the proposals made since `since` (by sessions that
+/// ended meanwhile); empty when there are none.
+pub fn new_proposals_line<'a>(
+    proposals: impl IntoIterator<Item = &'a Proposal>,
+    since: Timestamp,
+) -> Section {
+    let (mut new, mut pending) = (0, 0);
+    for proposal in proposals.into_iter().filter(|p| p.is_pending()) {
+        pending += 1;
+        new += usize::from(proposal.extracted_at > since);
+    }
+    if new == 0 {
+        return Section::empty();
+    }
+    let noun = if new == 1 {
+        "learning was"
+    } else {
+        "learnings were"
+    };
+    Section::fixed(vec![format!(
+        "Since this session began, {new} {noun} proposed for the user's review ({pending} pending in all)."
+    )])
 }
 
 #[cfg(test)]
@@ -81,6 +101,7 @@ mod tests {
             method: None,
             confidence,
             decided_at: None,
+            project: None,
             extra: Default::default(),
         }
     }
@@ -112,10 +133,9 @@ mod tests {
         ];
         assert_eq!(
             proposal_index(&all).render(),
-            "Pending proposals (2, newest first):\n\
+            "Proposed learnings awaiting the user's review (2, newest first):\n\
              \x20 Q4mZ8 pattern  \"Prefers table-driven tests with rstest c...\" (0.78)\n\
-             \x20 T7nB3 pattern  \"Short one\" (N/A)\n\
-             Review: carryover proposals review"
+             \x20 T7nB3 pattern  \"Short one\" (N/A)"
         );
     }
 
@@ -135,6 +155,29 @@ mod tests {
         let text = proposal_index(&all).render();
         assert_eq!(text.lines().filter(|l| l.contains("\"x\"")).count(), 5);
         assert!(text.contains("  +3 more"));
+    }
+
+    #[test]
+    fn the_model_is_not_asked_to_review() {
+        let text =
+            proposal_index(&[proposal("prp_a", 1, "x", None, ProposalStatus::Pending)]).render();
+        assert!(!text.contains("carryover proposals"), "{text}");
+    }
+
+    #[test]
+    fn a_resumed_session_hears_only_of_new_proposals() {
+        let all = [
+            proposal("prp_a", 20, "old", None, ProposalStatus::Pending),
+            proposal("prp_b", 22, "new", None, ProposalStatus::Pending),
+            proposal("prp_c", 22, "decided", None, ProposalStatus::Rejected),
+        ];
+        let since = Timestamp::parse("2026-11-21T00:00:00Z").unwrap();
+        assert_eq!(
+            new_proposals_line(&all, since).render(),
+            "Since this session began, 1 learning was proposed for the user's review (2 pending in all)."
+        );
+        let later = Timestamp::parse("2026-11-23T00:00:00Z").unwrap();
+        assert!(new_proposals_line(&all, later).is_empty());
     }
 
     #[test]

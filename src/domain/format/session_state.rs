@@ -3,7 +3,10 @@
 use crate::domain::context::Section;
 use crate::domain::seed::{SeedState, Timestamp};
 
-use super::relative_time;
+use super::{data_line, relative_time};
+
+/// A directory name (a project's) is shown at most this long.
+const MAX_NAME_CHARS: usize = 80;
 
 /// `Session state:` with the last session (relative and absolute, or `never`), the active
 /// projects when any, and the checkpoint reference when set.
@@ -17,17 +20,22 @@ pub fn session_state(state: &SeedState, now: Timestamp) -> Section {
         format!("  Last session: {last}"),
     ];
     if !state.active_projects.is_empty() {
-        lines.push(format!(
-            "  Active projects: {}",
-            state.active_projects.join(", ")
-        ));
+        let names: Vec<String> = state
+            .active_projects
+            .iter()
+            .map(|name| data_line(name, MAX_NAME_CHARS))
+            .collect();
+        lines.push(format!("  Active projects: {}", names.join(", ")));
     }
     if let Some(checkpoint) = state
         .checkpoint_ref
         .as_deref()
         .filter(|c| !c.trim().is_empty())
     {
-        lines.push(format!("  Checkpoint: {checkpoint}"));
+        lines.push(format!(
+            "  Checkpoint: {}",
+            data_line(checkpoint, MAX_NAME_CHARS * 2)
+        ));
     }
     Section::fixed(lines)
 }

@@ -1,84 +1,242 @@
-//! A handoff from a session's digest, without a model: todos by state, files, requests and the
-//! last reply, with secrets redacted.
-
-use std::path::Path;
+//! A handoff from a session's digest, by rules and without a model: the goal, what got done
+//! (commits, pushes, links, the last check, completed todos), what is open, the user's
+//! choices, the files, the requests and the last reply, with secrets redacted.
 
 use crate::domain::format::clip;
-use crate::domain::redact::redact;
 use crate::domain::seed::Timestamp;
 use crate::domain::transcript::{SessionDigest, TodoStatus};
 
-use super::Handoff;
+use super::compact_summary::read_compact_summary;
+use super::file_groups::{file_groups, relative_path};
+use super::last_reply::cut_reply;
+use super::open_threads::open_threads;
+use super::user_choice::{is_decision_file, is_user_choice};
+use super::{Handoff, ParsedHandoff, carried_threads};
 
 const REQUESTS_KEPT: usize = 10;
 const MAX_ITEM: usize = 300;
-const MAX_MESSAGE: usize = 1_500;
+const MAX_GOAL: usize = 400;
+const MAX_MESSAGE: usize = 800;
+const MAX_TURN_REPLY: usize = 320;
+/// Todo items listed per state; a list of 100,000 must not make a megabyte handoff.
+const MAX_TODOS_SHOWN: usize = 30;
+const MAX_COMMITS_SHOWN: usize = 5;
+const MAX_DECISIONS: usize = 6;
+const MAX_FILES_GROUPED: usize = 12;
 
-/// Builds the handoff: completed todos → accomplished, in-progress ones → in progress, pending
-/// ones → next steps; files relative to the project root; the last ten requests; the last
-/// reply. Every text passes through the redactor.
-pub fn build_handoff(
-    digest: &SessionDigest,
-    session_id: &str,
-    project_name: &str,
-    root: &Path,
-    now: Timestamp,
-) -> Handoff {
-    let clean = |text: &str, max: usize| clip(&redact(text), max);
-    let todos = |status: TodoStatus| -> Vec<String> {
-        digest
-            .todos_in(status)
-            .map(|todo| clean(&todo.content, MAX_ITEM))
-            .collect()
-    };
-    let (files, _) = digest.files_shown();
-    let files_changed: Vec<String> = files
-        .iter()
-        .map(|file| {
-            let relative = Path::new(file)
-                .strip_prefix(root)
-                .map_or_else(|_| file.clone(), |p| p.to_string_lossy().into_owned());
-            clean(&relative, MAX_ITEM)
-        })
-        .collect();
-    let mut accomplished = todos(TodoStatus::Completed);
-    if accomplished.is_empty() && !files_changed.is_empty() {
-        accomplished.push(format!("Changed {}", files_changed.join(", ")));
+/// Where the handoff is for and what came before it.
+#[derive(Debug, Clone, Copy)]
+pub struct HandoffScope<'a> {
+    /// The session that ends.
+    pub session_id: &'a str,
+    /// The project's name.
+    pub project_name: &'a str,
+    /// The project's root, to make paths relative (either separator).
+    pub root: &'a str,
+    /// The project's previous handoff, whose open threads come along unless resolved.
+    pub previous: Option<&'a ParsedHandoff>,
+}
+
+/// Builds the handoff of a session. Every text passes through the redactor first.
+pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Timestamp) -> Handoff {
+    let digest = &digest.redacted();
+    // A commit after the compaction means its pending work and current work moved on; its
+    // decisions still stand.
+    let mut summary = digest
+        .compact_summary
+        .as_deref()
+        .map(read_compact_summary)
+        .unwrap_or_default();
+    if digest.committed_since_compaction {
+        summary.pending.clear();
+        summary.current_work = None;
     }
-    let skip = digest.user_requests.len().saturating_sub(REQUESTS_KEPT);
-    Handoff {
-        session_id: session_id.to_owned(),
-        timestamp: now,
-        project: project_name.to_owned(),
-        duration_turns: digest.user_turns,
-        files_changed,
-        accomplished,
-        in_progress: todos(TodoStatus::InProgress),
-        decisions: Vec::new(),
-        next_steps: todos(TodoStatus::Pending),
-        requests: digest.user_requests[skip..]
+    let todos = |status: TodoStatus| -> Vec<String> {
+        let all: Vec<&str> = digest
+            .todos_in(status)
+            .map(|t| t.content.as_str())
+            .collect();
+        let mut kept: Vec<String> = all
             .iter()
-            .map(|r| clean(r, MAX_ITEM))
+            .take(MAX_TODOS_SHOWN)
+            .map(|todo| clip(todo, MAX_ITEM))
+            .collect();
+        if all.len() > MAX_TODOS_SHOWN {
+            kept.push(format!("(+{} more)", all.len() - MAX_TODOS_SHOWN));
+        }
+        kept
+    };
+    let mut open = open_threads(digest, &summary, scope.root);
+    let done: Vec<String> = digest
+        .commits
+        .iter()
+        .map(|commit| commit.subject.clone())
+        .chain(
+            digest
+                .todos_in(TodoStatus::Completed)
+                .map(|t| t.content.clone()),
+        )
+        .collect();
+    if let Some(previous) = scope.previous {
+        open.extend(carried_threads(previous, &done));
+    }
+    let (files, _) = digest.files_shown();
+    Handoff {
+        session_id: scope.session_id.to_owned(),
+        timestamp: now,
+        project: scope.project_name.to_owned(),
+        duration_turns: digest.user_turns,
+        substantive: digest.work_done > 0 || !digest.commits.is_empty() || !digest.todos.is_empty(),
+        files_changed: files
+            .iter()
+            .map(|file| clip(&relative_path(file, scope.root), MAX_ITEM))
+            .collect(),
+        goal: goal(digest),
+        open_threads: open,
+        file_groups: file_groups(&digest.files_newest_first(), scope.root, MAX_FILES_GROUPED)
+            .into_iter()
+            .map(|line| clip(&line, MAX_ITEM))
+            .collect(),
+        accomplished: accomplished(digest, todos(TodoStatus::Completed)),
+        in_progress: todos(TodoStatus::InProgress)
+            .into_iter()
+            .chain(
+                summary
+                    .current_work
+                    .iter()
+                    .map(|work| format!("At the last compaction: {}", clip(work, MAX_ITEM))),
+            )
+            .collect(),
+        decisions: decisions(digest, &summary.decisions, scope.root),
+        next_steps: todos(TodoStatus::Pending),
+        requests: {
+            let later = digest.user_requests.get(1..).unwrap_or_default();
+            let skip = later.len().saturating_sub(REQUESTS_KEPT);
+            later[skip..].iter().map(|r| clip(r, MAX_ITEM)).collect()
+        },
+        earlier_turns: digest
+            .turn_replies
+            .iter()
+            .rev()
+            .map(|reply| clip(&cut_reply(reply, usize::MAX), MAX_TURN_REPLY))
             .collect(),
         last_message: digest
             .last_assistant_message
             .as_deref()
-            .map(|m| redact(m).trim().chars().take(MAX_MESSAGE).collect()),
+            .map(|message| cut_reply(message, MAX_MESSAGE)),
     }
+}
+
+/// Requests shorter than this (a bare command, "hi") do not state a goal alone.
+const TERSE_REQUEST: usize = 24;
+
+/// The client's title, then the first request (with the next one when the first is terse).
+fn goal(digest: &SessionDigest) -> Vec<String> {
+    let mut goal = Vec::new();
+    if let Some(title) = &digest.title {
+        goal.push(format!("Title: {}", clip(title, MAX_ITEM)));
+    }
+    let mut requests = digest.user_requests.iter();
+    if let Some(first) = requests.next() {
+        let text = match (first.chars().count() < TERSE_REQUEST, requests.next()) {
+            (true, Some(next)) => format!("{first} → {next}"),
+            _ => first.clone(),
+        };
+        goal.push(format!("First request: {}", clip(&text, MAX_GOAL)));
+    }
+    goal
+}
+
+/// Commits (newest first; a subject committed again, after a rebase or an amend, once),
+/// pushes, links, the last check when it passed, completed todos.
+fn accomplished(digest: &SessionDigest, completed: Vec<String>) -> Vec<String> {
+    let mut seen = Vec::new();
+    let commits: Vec<_> = digest
+        .commits
+        .iter()
+        .rev()
+        .filter(|commit| {
+            let fresh = !seen.contains(&commit.subject);
+            seen.push(commit.subject.clone());
+            fresh
+        })
+        .collect();
+    let mut done: Vec<String> = commits
+        .iter()
+        .take(MAX_COMMITS_SHOWN)
+        .map(|commit| {
+            clip(
+                &format!(
+                    "Committed {} on {}: {}",
+                    commit.hash, commit.branch, commit.subject
+                ),
+                MAX_ITEM,
+            )
+        })
+        .collect();
+    if commits.len() > MAX_COMMITS_SHOWN {
+        let earlier: Vec<&str> = commits[MAX_COMMITS_SHOWN..]
+            .iter()
+            .map(|commit| commit.hash.as_str())
+            .collect();
+        done.push(clip(
+            &format!("Earlier commits: {}", earlier.join(", ")),
+            MAX_ITEM,
+        ));
+    }
+    if !digest.pushes.is_empty() {
+        done.push(clip(
+            &format!("Pushed {}", digest.pushes.join(", ")),
+            MAX_ITEM,
+        ));
+    }
+    for link in digest.links.iter().rev().take(5) {
+        done.push(clip(link, MAX_ITEM));
+    }
+    if let Some(check) = digest.last_check.as_ref().filter(|check| check.passed) {
+        done.push(clip(
+            &format!("Last check passed: `{}`: {}", check.command, check.summary),
+            MAX_ITEM,
+        ));
+    }
+    done.extend(completed);
+    done
+}
+
+/// The user's choices (newest first), decision files written, a compaction's decisions.
+fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec<String> {
+    let files = digest
+        .files_newest_first()
+        .into_iter()
+        .filter(|file| is_decision_file(&file.path))
+        .map(|file| format!("Recorded in {}", relative_path(&file.path, root)));
+    let choices = digest
+        .user_requests
+        .iter()
+        .rev()
+        .filter(|request| is_user_choice(request))
+        .map(|request| format!("The user: {}", clip(request, MAX_ITEM)));
+    let summary = from_summary.iter().map(|line| clip(line, MAX_ITEM));
+    files
+        .chain(choices)
+        .chain(summary)
+        .take(MAX_DECISIONS)
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::transcript::TodoItem;
+    use crate::domain::transcript::{CheckRun, Commit, Ending, TodoItem};
 
     fn digest() -> SessionDigest {
         let mut digest = SessionDigest {
             user_requests: vec![
                 "please add the retry budget".into(),
                 "use key sk-abcdefghijklmnopqrstu".into(),
+                "let's go with exponential backoff instead of fixed delays".into(),
             ],
-            user_turns: 2,
+            user_turns: 3,
             todos: vec![
                 TodoItem {
                     content: "Add retry budget".into(),
@@ -94,72 +252,151 @@ mod tests {
                 },
             ],
             last_assistant_message: Some(
-                "Done: wrote notes.txt. token ghp_abcdefghijklmnopqrstuvwxyz0123".into(),
+                "## Done\nwrote notes.txt. token ghp_Xk9mQ2vL7pR4sT8wY1nB3cD6fG0hJ5aZ".into(),
             ),
+            title: Some("Retry budget".into()),
+            work_done: 2,
+            ending: Ending::Replied,
             ..SessionDigest::default()
         };
         digest.touch_file("/home/u/shop-api/notes.txt");
+        let at = digest.tick();
+        digest.commits.push(Commit {
+            hash: "37016ac".into(),
+            subject: "Add a retry budget".into(),
+            branch: "main".into(),
+            at,
+        });
+        digest.pushes.push("main -> main".into());
+        digest.last_check = Some(CheckRun {
+            command: "cargo test".into(),
+            passed: true,
+            summary: "test result: ok. 12 passed".into(),
+        });
         digest
     }
 
+    fn scope(previous: Option<&ParsedHandoff>) -> HandoffScope<'_> {
+        HandoffScope {
+            session_id: "s1",
+            project_name: "shop-api",
+            root: "/home/u/shop-api",
+            previous,
+        }
+    }
+
+    fn now() -> Timestamp {
+        Timestamp::parse("2026-11-22T18:40:00Z").unwrap()
+    }
+
     #[test]
-    fn maps_todos_files_requests_and_the_last_reply() {
-        let handoff = build_handoff(
-            &digest(),
-            "s1",
-            "shop-api",
-            Path::new("/home/u/shop-api"),
-            Timestamp::parse("2026-11-22T18:40:00Z").unwrap(),
+    fn states_the_goal_the_work_the_choices_and_what_is_open() {
+        let handoff = build_handoff(&digest(), scope(None), now());
+        assert_eq!(
+            handoff.goal,
+            vec![
+                "Title: Retry budget",
+                "First request: please add the retry budget"
+            ]
         );
-        assert_eq!(handoff.accomplished, vec!["Add retry budget"]);
+        assert_eq!(
+            handoff.accomplished,
+            vec![
+                "Committed 37016ac on main: Add a retry budget",
+                "Pushed main -> main",
+                "Last check passed: `cargo test`: test result: ok. 12 passed",
+                "Add retry budget",
+            ]
+        );
+        assert_eq!(
+            handoff.decisions,
+            vec!["The user: let's go with exponential backoff instead of fixed delays"]
+        );
+        assert_eq!(
+            handoff.open_threads,
+            vec![
+                "Todo (in progress): Write timeout test",
+                "Todo (pending): Document the policy"
+            ]
+        );
         assert_eq!(handoff.in_progress, vec!["Write timeout test"]);
         assert_eq!(handoff.next_steps, vec!["Document the policy"]);
         assert_eq!(handoff.files_changed, vec!["notes.txt"]);
-        assert_eq!(handoff.duration_turns, 2);
-        assert_eq!(handoff.requests[1], "use key [REDACTED]");
+        assert!(handoff.substantive);
+    }
+
+    #[test]
+    fn requests_after_the_first_are_kept_and_redacted() {
+        let handoff = build_handoff(&digest(), scope(None), now());
+        assert_eq!(handoff.requests[0], "use key [REDACTED]");
+        assert_eq!(handoff.requests.len(), 2, "the first request is the goal");
+    }
+
+    #[test]
+    fn the_last_reply_is_redacted_and_its_headings_demoted() {
+        let handoff = build_handoff(&digest(), scope(None), now());
         assert_eq!(
             handoff.last_message.as_deref(),
-            Some("Done: wrote notes.txt. token [REDACTED]")
+            Some("**Done**\nwrote notes.txt. token [REDACTED]")
         );
     }
 
     #[test]
-    fn without_todos_the_changed_files_are_what_was_accomplished() {
-        let mut digest = digest();
-        digest.todos.clear();
-        let handoff = build_handoff(
-            &digest,
-            "s1",
-            "p",
-            Path::new("/home/u/shop-api"),
-            Timestamp::parse("2026-11-22T18:40:00Z").unwrap(),
+    fn a_session_that_only_talked_is_not_substantive() {
+        let digest = SessionDigest {
+            user_requests: vec!["what is a monad?".into()],
+            user_turns: 1,
+            last_assistant_message: Some("A monoid in the category of endofunctors.".into()),
+            ..SessionDigest::default()
+        };
+        assert!(!build_handoff(&digest, scope(None), now()).substantive);
+    }
+
+    #[test]
+    fn open_threads_of_the_previous_handoff_come_along_unless_resolved() {
+        let previous = crate::domain::handoff::read_handoff(
+            "---\nsession_id: 0000aaaa-1\n---\n## Open Threads\n- Todo (pending): Deploy the staging stack\n- Todo (pending): Add a retry budget\n",
+        )
+        .unwrap();
+        let handoff = build_handoff(&digest(), scope(Some(&previous)), now());
+        assert!(
+            handoff.open_threads.contains(
+                &"Todo (pending): Deploy the staging stack (open since session 0000aaaa)"
+                    .to_owned()
+            ),
+            "{:?}",
+            handoff.open_threads
         );
-        assert_eq!(handoff.accomplished, vec!["Changed notes.txt"]);
+        assert!(
+            !handoff
+                .open_threads
+                .iter()
+                .any(|t| t.contains("Add a retry budget")),
+            "the commit resolved it"
+        );
     }
 
     #[test]
     fn renders_the_compatible_format() {
-        let handoff = build_handoff(
-            &digest(),
-            "s1",
-            "shop-api",
-            Path::new("/home/u/shop-api"),
-            Timestamp::parse("2026-11-22T18:40:00Z").unwrap(),
-        );
-        let text = handoff.render();
-        assert!(text.starts_with("---\nsession_id: s1\ntimestamp: 2026-11-22T18:40:00+00:00\nproject: shop-api\nduration_turns: 2\nfiles_changed:\n  - notes.txt\n---\n"), "{text}");
+        let text = build_handoff(&digest(), scope(None), now()).render();
+        assert!(text.starts_with("---\nsession_id: s1\ntimestamp: 2026-11-22T18:40:00+00:00\nproject: shop-api\nduration_turns: 3\nsubstantive: true\nfiles_changed:\n  - notes.txt\n---\n"), "{text}");
         for heading in [
+            "## Goal",
+            "## Open Threads",
             "## What Was Accomplished",
             "## What's In Progress",
+            "## Key Decisions Made",
             "## Suggested Next Steps",
+            "## Files Changed",
             "## User Requests",
             "## Last Assistant Message",
         ] {
             assert!(text.contains(heading), "{heading} missing:\n{text}");
         }
+        let read = crate::domain::handoff::read_handoff(&text).unwrap();
         assert!(
-            !text.contains("## Key Decisions Made"),
-            "empty sections are left out"
+            read.sections.iter().all(|(heading, _)| heading != "Done"),
+            "the reply's heading is no section"
         );
     }
 }

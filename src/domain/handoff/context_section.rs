@@ -2,18 +2,46 @@
 //! budget, pointing at the full file.
 
 use crate::domain::context::Section;
-use crate::domain::format::{clip, relative_time};
+use crate::domain::format::{data_line, relative_time};
 use crate::domain::seed::Timestamp;
 
 use super::ParsedHandoff;
+use super::document::{
+    SECTION_ACCOMPLISHED, SECTION_DECISIONS, SECTION_FILES, SECTION_GOAL, SECTION_IN_PROGRESS,
+    SECTION_LAST_MESSAGE, SECTION_NEXT_STEPS, SECTION_OPEN, SECTION_REQUESTS, SECTION_TURNS,
+};
+
+/// The most a handoff may take of the session-start context, whatever the budget: the
+/// measured recall on real sessions holds at this size (docs/benchmarks.md).
+pub const HANDOFF_MAX_CHARS: usize = 2_500;
 
 const MAX_LINE: usize = 300;
+const MAX_LINES_PER_SECTION: usize = 100;
+
+/// Which session a shown handoff comes from, as its heading says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandoffOrigin {
+    /// An earlier session of the project.
+    Previous,
+    /// A session that ended while this one was away (shown to a resumed session).
+    EndedMeanwhile,
+}
+
+impl HandoffOrigin {
+    fn heading(self) -> &'static str {
+        match self {
+            Self::Previous => "Handoff from the previous session",
+            Self::EndedMeanwhile => "Handoff from a session that ended since this one began",
+        }
+    }
+}
 
 /// `Handoff from the previous session (1 day ago, 2026-11-21 18:40 UTC; session 81b8f225,
 /// 14 turns):` then each section's lines, cut to `share` characters with a pointer to the
 /// file. `written` is the front matter's timestamp, else the file's modification time.
 pub fn handoff_section(
     handoff: &ParsedHandoff,
+    origin: HandoffOrigin,
     path: &str,
     written: Timestamp,
     now: Timestamp,
@@ -37,28 +65,74 @@ pub fn handoff_section(
     if !about.is_empty() {
         facts.push(about.join(", "));
     }
-    let mut section = Section::items(format!(
-        "Handoff from the previous session ({}):",
-        facts.join("; ")
-    ));
-    if !handoff.files_changed.is_empty() {
-        let files = clip(&handoff.files_changed.join(", "), MAX_LINE);
-        section.push_item(format!("Files changed: {files}"));
+    let mut section = Section::items(format!("{} ({}):", origin.heading(), facts.join("; ")));
+    let mut ordered: Vec<(usize, &str, &[String])> = handoff
+        .sections
+        .iter()
+        .filter(|(_, lines)| !lines.is_empty())
+        .map(|(heading, lines)| (priority(heading), heading.as_str(), lines.as_slice()))
+        .collect();
+    let has_file_section = ordered
+        .iter()
+        .any(|(_, heading, _)| *heading == SECTION_FILES);
+    let legacy_files = (!has_file_section && !handoff.files_changed.is_empty())
+        .then(|| vec![format!("- {}", handoff.files_changed.join(", "))]);
+    if let Some(files) = &legacy_files {
+        ordered.push((priority(SECTION_FILES), SECTION_FILES, files.as_slice()));
     }
-    for (heading, lines) in &handoff.sections {
-        if lines.is_empty() {
-            continue;
-        }
+    // Stable: sections of equal rank keep the file's order. Items drop from the end, so the
+    // least important go first when the share is tight.
+    ordered.sort_by_key(|(rank, _, _)| *rank);
+    for (_, heading, lines) in ordered {
         if !heading.is_empty() {
             section.push_item(format!("{heading}:"));
         }
-        for line in lines {
-            section.push_item(format!("  {}", clip(line, MAX_LINE)));
+        let cap = lines_shown(heading);
+        // Requests are listed oldest first in the file; the newest matter most here.
+        let lines: Box<dyn Iterator<Item = &String>> = match heading == SECTION_REQUESTS {
+            true => Box::new(lines.iter().rev()),
+            false => Box::new(lines.iter()),
+        };
+        for line in lines.take(cap) {
+            section.push_item(format!("  {}", data_line(line, MAX_LINE)));
         }
     }
-    section.push_fixed(format!("Full handoff: {path}"));
+    section.push_footer(format!("Full handoff: {path}"));
     section.shrink_to(share);
     section
+}
+
+/// Where a section goes: what the session set out to do and what it left open first, its
+/// raw material (files, the last reply, the requests) last.
+fn priority(heading: &str) -> usize {
+    match heading {
+        SECTION_GOAL => 0,
+        SECTION_OPEN => 1,
+        SECTION_ACCOMPLISHED => 2,
+        SECTION_DECISIONS => 3,
+        SECTION_IN_PROGRESS => 4,
+        SECTION_NEXT_STEPS => 5,
+        SECTION_FILES => 6,
+        SECTION_LAST_MESSAGE => 7,
+        SECTION_TURNS => 8,
+        SECTION_REQUESTS => 9,
+        _ => 10,
+    }
+}
+
+/// Lines shown of a section at most, whatever the share.
+fn lines_shown(heading: &str) -> usize {
+    match heading {
+        SECTION_GOAL => 2,
+        SECTION_OPEN => 8,
+        SECTION_ACCOMPLISHED => 10,
+        SECTION_DECISIONS | SECTION_IN_PROGRESS | SECTION_NEXT_STEPS => 5,
+        SECTION_FILES => 4,
+        SECTION_LAST_MESSAGE => 14,
+        SECTION_REQUESTS => 5,
+        SECTION_TURNS => 8,
+        _ => MAX_LINES_PER_SECTION,
+    }
 }
 
 #[cfg(test)]
@@ -79,6 +153,7 @@ mod tests {
         let handoff = fixture();
         let text = handoff_section(
             &handoff,
+            HandoffOrigin::Previous,
             "/p/handoff.md",
             handoff.timestamp.unwrap(),
             now(),
@@ -88,10 +163,13 @@ mod tests {
         assert!(
             text.starts_with(
                 "Handoff from the previous session (1 day ago, 2026-11-21 18:40 UTC; session 81b8f225, 14 turns):\n\
-                 Files changed: src/fetcher/retry.rs, tests/fetcher_timeouts.rs\n\
                  What Was Accomplished:\n  - Added a retry budget"
             ),
             "{text}"
+        );
+        assert!(
+            text.contains("Files Changed:\n  - src/fetcher/retry.rs, tests/fetcher_timeouts.rs"),
+            "an older handoff's front-matter files are listed too:\n{text}"
         );
         assert!(
             text.contains(
@@ -99,6 +177,57 @@ mod tests {
             )
         );
         assert!(text.ends_with("Full handoff: /p/handoff.md"));
+    }
+
+    #[test]
+    fn the_goal_and_open_threads_lead_and_the_newest_requests_come_first() {
+        let handoff = read_handoff(
+            "---\nsession_id: s1\n---\n## User Requests\n- older\n- newest\n\n## What Was Accomplished\n- Committed abc1234 on main: x\n\n## Open Threads\n- Last request, not answered: newest\n\n## Goal\n- First request: build it\n",
+        )
+        .unwrap();
+        let text = handoff_section(
+            &handoff,
+            HandoffOrigin::Previous,
+            "/p/h.md",
+            now(),
+            now(),
+            4_000,
+        )
+        .render();
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(
+            lines,
+            vec![
+                "Goal:",
+                "  - First request: build it",
+                "Open Threads:",
+                "  - Last request, not answered: newest",
+                "What Was Accomplished:",
+                "  - Committed abc1234 on main: x",
+                "User Requests:",
+                "  - newest",
+                "  - older",
+                "Full handoff: /p/h.md",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_handoff_that_ended_meanwhile_says_so() {
+        let handoff = fixture();
+        let text = handoff_section(
+            &handoff,
+            HandoffOrigin::EndedMeanwhile,
+            "/p/handoff.md",
+            handoff.timestamp.unwrap(),
+            now(),
+            4_000,
+        )
+        .render();
+        assert!(
+            text.starts_with("Handoff from a session that ended since this one began (1 day ago"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -110,6 +239,7 @@ mod tests {
         ));
         let section = handoff_section(
             &handoff,
+            HandoffOrigin::Previous,
             "/p/handoff.md",
             handoff.timestamp.unwrap(),
             now(),

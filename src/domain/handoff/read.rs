@@ -13,6 +13,8 @@ pub struct ParsedHandoff {
     pub timestamp: Option<Timestamp>,
     /// `duration_turns` from the front matter.
     pub duration_turns: Option<u64>,
+    /// `substantive` from the front matter (absent in older handoffs).
+    pub substantive: Option<bool>,
     /// `files_changed` from the front matter.
     pub files_changed: Vec<String>,
     /// `## heading` sections with their non-empty lines, in file order.
@@ -64,6 +66,7 @@ pub fn read_handoff(text: &str) -> Result<ParsedHandoff, UnusableHandoff> {
         session_id: scalar("session_id").filter(|s| !s.is_empty()),
         timestamp: scalar("timestamp").and_then(|t| Timestamp::parse(&t).ok()),
         duration_turns: scalar("duration_turns").and_then(|t| t.parse().ok()),
+        substantive: scalar("substantive").and_then(|t| t.parse().ok()),
         files_changed,
         sections,
         warning,

@@ -1,5 +1,6 @@
 //! The ports: what the application needs from the world, implemented in `infrastructure`.
 
+mod agent_memory_folder;
 mod clock;
 mod context_state_store;
 mod embedder;
@@ -7,13 +8,16 @@ mod embedding_index;
 mod flag_store;
 mod handoff_store;
 mod id_generator;
+mod project_catalog;
 mod project_context;
 mod seed_repository;
+mod session_record_store;
 mod settings_files;
 mod template_source;
 mod transcript_reader;
 mod trust_store;
 
+pub use agent_memory_folder::AgentMemoryFolder;
 pub use clock::Clock;
 pub use context_state_store::{ContextStateStore, StateEdit};
 pub use embedder::Embedder;
@@ -21,13 +25,17 @@ pub use embedding_index::EmbeddingIndex;
 pub use flag_store::{FlagStore, FlagTarget};
 pub use handoff_store::{HandoffEntry, HandoffStore};
 pub use id_generator::IdGenerator;
+pub use project_catalog::ProjectCatalog;
 pub use project_context::ProjectContext;
 pub use seed_repository::{LoadedSeed, Repaired, SeedEdit, SeedHistory, SeedRepository};
-pub use settings_files::SettingsFiles;
+pub use session_record_store::{RecordEdit, SessionRecordStore};
+pub use settings_files::{SettingsFileState, SettingsFiles};
 pub use template_source::{TemplateFile, TemplateSource};
 pub use transcript_reader::{DigestScope, TranscriptReader};
 pub use trust_store::{TrustEntry, TrustStore};
 
+#[cfg(test)]
+pub use agent_memory_folder::MockAgentMemoryFolder;
 #[cfg(test)]
 pub use clock::MockClock;
 #[cfg(test)]
@@ -43,9 +51,13 @@ pub use handoff_store::MockHandoffStore;
 #[cfg(test)]
 pub use id_generator::MockIdGenerator;
 #[cfg(test)]
+pub use project_catalog::MockProjectCatalog;
+#[cfg(test)]
 pub use project_context::MockProjectContext;
 #[cfg(test)]
 pub use seed_repository::MockSeedRepository;
+#[cfg(test)]
+pub use session_record_store::MockSessionRecordStore;
 #[cfg(test)]
 pub use settings_files::MockSettingsFiles;
 #[cfg(test)]

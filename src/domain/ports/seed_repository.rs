@@ -39,7 +39,8 @@ pub trait SeedRepository: Send + Sync {
     /// The seed, or `Ok(None)` when none exists yet (first run).
     async fn load(&self) -> Result<Option<LoadedSeed>, SeedError>;
 
-    /// Reads the current seed, applies `edit` and stores the result, all under the lock.
+    /// Reads the current seed, applies `edit` and stores the result, all under the lock; a
+    /// result equal to the current seed need not be written.
     async fn update(&self, edit: SeedEdit) -> Result<Seed, SeedError>;
 
     /// What the store's history says, when it keeps one.
@@ -58,6 +59,8 @@ pub struct SeedHistory {
     pub last_subject: Option<String>,
     /// When the newest was made.
     pub last_at: Option<crate::domain::seed::Timestamp>,
-    /// True when the file differs from its newest commit (edited by hand or by another tool).
+    /// True when the file differs from its newest commit (edited by hand or by another tool, or
+    /// a commit failed) in more than the last-session bookkeeping, which waits for the next
+    /// commit.
     pub uncommitted_changes: bool,
 }

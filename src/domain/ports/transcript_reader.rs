@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use crate::domain::TranscriptError;
-use crate::domain::transcript::{CompactBoundary, ContextUsage, SessionDigest};
+use crate::domain::transcript::{CompactBoundary, ContextUsage, PriorInjection, SessionDigest};
 
 /// How much of a transcript a digest reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,9 +14,9 @@ pub enum DigestScope {
     Whole,
 }
 
-/// Reads an agent's transcript. `last_usage` and `last_compaction` MUST read from the end and
-/// stop early, so their cost does not grow with the transcript's size; rows the reader does
-/// not understand are skipped, never an error.
+/// Reads an agent's transcript. `last_usage`, `last_compaction` and `last_injection` MUST read
+/// from the end, stop early and bound what they read, so their cost does not grow with the
+/// transcript's size; rows the reader does not understand are skipped, never an error.
 #[cfg_attr(test, mockall::automock)]
 #[async_trait::async_trait]
 pub trait TranscriptReader: Send + Sync {
@@ -30,6 +30,10 @@ pub trait TranscriptReader: Send + Sync {
         path: &Path,
     ) -> Result<Option<CompactBoundary>, TranscriptError>;
 
+    /// Whether the session context carryover injected (the text ending with
+    /// [`CONTEXT_MARKER`](crate::domain::context::CONTEXT_MARKER)) is still in the transcript
+    /// after its last compaction, and when it was injected.
+    async fn last_injection(&self, path: &Path) -> Result<PriorInjection, TranscriptError>;
     /// Requests, changed files, todo items and the last reply.
     async fn digest(
         &self,

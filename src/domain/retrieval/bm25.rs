@@ -228,6 +228,12 @@ impl<'a> Bm25<'a> {
 
     /// The score of every document for `query`, in document order, in one pass.
     pub fn scores(&self, query: &str) -> Vec<f32> {
+        self.lexical(query).scores
+    }
+
+    /// The score of every document for `query`, and how many of the query's distinct terms
+    /// each contains, in one pass.
+    pub fn lexical(&self, query: &str) -> LexicalScores {
         let query = QueryTerms::new(query);
         let width = query.terms.len();
         let n = self.documents.len();
@@ -255,7 +261,7 @@ impl<'a> Bm25<'a> {
                 ((n as f32 - df + 0.5) / (df + 0.5) + 1.0).ln()
             })
             .collect();
-        (0..n)
+        let scores = (0..n)
             .map(|doc| {
                 let norm = K1 * (1.0 - B + B * lengths[doc] / average.max(1.0));
                 idf.iter()
@@ -270,8 +276,32 @@ impl<'a> Bm25<'a> {
                     })
                     .sum()
             })
-            .collect()
+            .collect();
+        let matched = (0..n)
+            .map(|doc| {
+                counts[doc * width..(doc + 1) * width]
+                    .iter()
+                    .filter(|&&count| count > 0)
+                    .count()
+            })
+            .collect();
+        LexicalScores {
+            scores,
+            matched,
+            query_terms: width,
+        }
     }
+}
+
+/// What [`Bm25::lexical`] finds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LexicalScores {
+    /// Each document's BM25 score.
+    pub scores: Vec<f32>,
+    /// How many distinct query terms each document contains.
+    pub matched: Vec<usize>,
+    /// The query's distinct terms.
+    pub query_terms: usize,
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ mod hash;
 mod query;
 mod stored_vectors;
 
-pub use bm25::{Bm25, lexical_terms};
+pub use bm25::{Bm25, LexicalScores, lexical_terms};
 pub use fusion::{LEXICAL_WEIGHT, RankedLearning, fuse, fuse_weighted};
 pub use hash::content_hash;
 pub use query::ProjectQuery;

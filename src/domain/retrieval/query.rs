@@ -1,5 +1,11 @@
 //! What a session's project is about right now, as retrieval's query.
 
+/// Handoff lines a query takes from each section: a handoff of 100,000 open items must cost
+/// what one of twenty does.
+const MAX_LINES: usize = 20;
+/// The query's length at most.
+const MAX_QUERY_BYTES: usize = 4_096;
+
 /// The project facts the query is built from (ADR 0005): its name, branch, recent commit
 /// subjects and the newest handoff's open lines. A path alone says almost nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -29,10 +35,18 @@ impl ProjectQuery {
             parts.push(words(branch));
         }
         parts.extend(self.recent_commits.iter().cloned());
-        parts.extend(self.in_progress.iter().cloned());
-        parts.extend(self.next_steps.iter().cloned());
+        parts.extend(self.in_progress.iter().take(MAX_LINES).cloned());
+        parts.extend(self.next_steps.iter().take(MAX_LINES).cloned());
         parts.retain(|part| !part.trim().is_empty());
-        parts.join(". ")
+        let mut text = parts.join(". ");
+        if text.len() > MAX_QUERY_BYTES {
+            let mut end = MAX_QUERY_BYTES;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.truncate(end);
+        }
+        text
     }
 }
 

@@ -79,8 +79,10 @@ impl StoredVectors {
         if start != ids.len() {
             return Err("trailing bytes".into());
         }
-        if (0..count).any(|slot| !vectors.scale(slot).is_finite()) {
-            return Err("a scale is not finite".into());
+        // A unit vector's int8 scale is at most 1/127; anything outside [0, 1] is damage that
+        // would show as infinite or absurd similarities.
+        if (0..count).any(|slot| !(0.0..=1.0).contains(&vectors.scale(slot))) {
+            return Err("a scale is out of range".into());
         }
         Ok(vectors)
     }
@@ -313,6 +315,18 @@ mod tests {
         assert_eq!(again, vectors);
         assert_eq!(again.ids().collect::<Vec<_>>(), ["ins_1", "pat_2"]);
         assert_eq!((again.len(), again.dims()), (2, 3));
+    }
+
+    #[rstest::rstest]
+    #[case::infinite(f32::INFINITY)]
+    #[case::huge(1e30)]
+    #[case::negative(-0.5)]
+    fn a_damaged_scale_is_refused_not_shown_as_an_infinite_score(#[case] scale: f32) {
+        let vectors = sample();
+        let mut bytes = vectors.as_bytes().to_vec();
+        let at = HEADER + 8 * vectors.count;
+        bytes[at..at + 4].copy_from_slice(&scale.to_le_bytes());
+        assert!(StoredVectors::from_bytes(bytes).is_err());
     }
 
     #[test]

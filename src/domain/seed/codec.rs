@@ -2,6 +2,7 @@
 
 use serde::Deserialize;
 
+use super::version::{SUPPORTED_MAJOR, SUPPORTED_MINOR};
 use super::{FormatVersion, Seed, ValidationIssue, validate};
 
 /// Why a text is not a seed this carryover can use.
@@ -34,12 +35,44 @@ pub enum SeedDecodeError {
         /// The version the file declares.
         found: String,
     },
+    /// Written by a newer minor version, with something this version cannot read: it is not
+    /// damage, so it is neither repaired nor written over.
+    #[error(
+        "seed version {found} is newer than this carryover (1.{SUPPORTED_MINOR}) and holds what it cannot read ({problem}); update carryover"
+    )]
+    NewerMinor {
+        /// The version the file declares.
+        found: String,
+        /// What could not be read.
+        problem: String,
+    },
 }
 
 impl SeedDecodeError {
     /// True when the text is damaged (as opposed to simply newer than this carryover).
     pub fn is_corruption(&self) -> bool {
-        !matches!(self, Self::UnsupportedVersion { .. })
+        !matches!(
+            self,
+            Self::UnsupportedVersion { .. } | Self::NewerMinor { .. }
+        )
+    }
+
+    /// The same error, unless the text declares a newer minor version: then it is not damage.
+    fn unless_newer(self, text: &str) -> Self {
+        let declared = serde_json::from_str::<serde_json::Value>(text)
+            .ok()
+            .and_then(|v| v.get("version").and_then(|v| v.as_str()).map(str::to_owned));
+        match declared.as_deref().and_then(FormatVersion::parse) {
+            Some(version)
+                if version.major == SUPPORTED_MAJOR && version.minor > SUPPORTED_MINOR =>
+            {
+                Self::NewerMinor {
+                    found: declared.unwrap_or_default(),
+                    problem: self.to_string(),
+                }
+            }
+            _ => self,
+        }
     }
 }
 
@@ -58,18 +91,22 @@ fn join_issues(issues: &[ValidationIssue]) -> String {
 pub fn decode_seed(text: &str) -> Result<Seed, SeedDecodeError> {
     let seed = match serde_json::from_str::<Seed>(text) {
         Ok(seed) => seed,
-        Err(_) => return Err(explain_failure(text)),
+        Err(_) => return Err(explain_failure(text).unless_newer(text)),
     };
     if FormatVersion::major_of(&seed.version).is_some_and(|major| major != 1) {
         return Err(SeedDecodeError::UnsupportedVersion {
             found: seed.version,
         });
     }
-    let issues = validate(&seed);
+    let mut issues = validate(&seed);
+    if FormatVersion::parse(&seed.version).is_some_and(|v| v.minor > SUPPORTED_MINOR) {
+        // A newer minor's values this version does not know are kept as they are.
+        issues.retain(|issue| !issue.is_unknown_value());
+    }
     if issues.is_empty() {
         Ok(seed)
     } else {
-        Err(SeedDecodeError::Invalid(issues))
+        Err(SeedDecodeError::Invalid(issues).unless_newer(text))
     }
 }
 
@@ -225,6 +262,29 @@ mod tests {
         assert!(error.is_corruption());
     }
 
+    #[test]
+    fn a_newer_minor_keeps_values_it_does_not_know_and_is_never_called_corrupt() {
+        let text = include_str!("../../../tests/fixtures/seed/seed.json")
+            .replacen("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\"", 1)
+            .replace(
+                "\"responseStyle\": \"concise\"",
+                "\"responseStyle\": \"terse\"",
+            );
+        let seed = decode_seed(&text).unwrap();
+        assert_eq!(seed.identity.preferences.response_style.as_str(), "terse");
+        assert!(encode_seed(&seed).contains("\"responseStyle\": \"terse\""));
+        let unreadable = text.replacen("\"patterns\": [", "\"patterns\": 7, \"older\": [", 1);
+        let error = decode_seed(&unreadable).unwrap_err();
+        assert!(
+            matches!(error, SeedDecodeError::NewerMinor { .. }),
+            "{error}"
+        );
+        assert!(
+            !error.is_corruption(),
+            "a newer seed is never repaired over"
+        );
+    }
+
     #[rstest]
     #[case::declared_by_a_full_seed(include_str!("../../../tests/fixtures/seed/seed-wrong-major.json"), "2.0.0")]
     #[case::declared_by_a_seed_of_another_shape(r#"{"version": "3.1.0", "who": {}}"#, "3.1.0")]
@@ -261,6 +321,11 @@ mod tests {
             } => {
                 assert_eq!(found, path);
                 assert!(why.contains(reason), "{why}");
+            }
+            // An unknown value is read, then refused by the rules of the version it claims.
+            SeedDecodeError::Invalid(issues) => {
+                assert_eq!(issues[0].path, path);
+                assert!(issues[0].message.contains(reason), "{issues:?}");
             }
             other => panic!("expected a shape error, got {other:?}"),
         }
@@ -317,6 +382,8 @@ mod tests {
                         confirmed_at: confirmed.map(at),
                         confirmed: confirmed.is_some(),
                         tags: vec!["t".into()],
+                        project: None,
+                        pinned: false,
                         extra: Default::default(),
                     };
                     match kind {
@@ -336,6 +403,7 @@ mod tests {
                         method: Some("rules".into()),
                         confidence,
                         decided_at: None,
+                        project: None,
                         extra: Default::default(),
                     });
                 }

@@ -48,9 +48,10 @@ pub struct Preferences {
     pub extra: Map<String, Value>,
 }
 
-/// How long and detailed answers should be.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// How long and detailed answers should be. A style this version does not know (written by
+/// a newer one) is kept as it is spelled, never lost or "repaired".
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
 pub enum ResponseStyle {
     /// Short answers.
     Concise,
@@ -59,24 +60,39 @@ pub enum ResponseStyle {
     /// Whatever the question needs.
     #[default]
     Adaptive,
+    /// A style a newer version wrote.
+    Other(String),
 }
 
 impl ResponseStyle {
-    /// Every style, in the order help texts list them.
+    /// Every style this version knows, in the order help texts list them.
     pub const ALL: [ResponseStyle; 3] = [Self::Concise, Self::Detailed, Self::Adaptive];
 
     /// The seed's spelling.
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Self::Concise => "concise",
             Self::Detailed => "detailed",
             Self::Adaptive => "adaptive",
+            Self::Other(raw) => raw,
         }
     }
 
-    /// Parses the seed's spelling.
+    /// Parses one of the styles this version knows.
     pub fn parse(raw: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|style| style.as_str() == raw)
+    }
+}
+
+impl From<String> for ResponseStyle {
+    fn from(raw: String) -> Self {
+        Self::parse(&raw).unwrap_or(Self::Other(raw))
+    }
+}
+
+impl From<ResponseStyle> for String {
+    fn from(style: ResponseStyle) -> Self {
+        style.as_str().to_owned()
     }
 }
 

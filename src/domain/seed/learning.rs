@@ -97,12 +97,47 @@ pub struct Learning {
     pub confirmed: bool,
     /// Free-form labels.
     pub tags: Vec<String>,
+    /// The project it belongs to (a [`ProjectId`](crate::domain::project::ProjectId)'s
+    /// spelling); none for a global learning. A key pai-seed v1 readers do not know and keep
+    /// (ADR 0010).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+    /// Always shown first at session start, whatever the ranking (a standing rule).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub pinned: bool,
     /// Keys this version does not know, kept on write.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
 impl Learning {
+    /// A learning with no scope, pin, tags or unknown keys.
+    pub fn new(
+        id: String,
+        content: String,
+        source: String,
+        at: Timestamp,
+        confirmed: bool,
+    ) -> Self {
+        Self {
+            id,
+            content,
+            source,
+            extracted_at: at,
+            confirmed_at: confirmed.then_some(at),
+            confirmed,
+            tags: Vec::new(),
+            project: None,
+            pinned: false,
+            extra: Map::new(),
+        }
+    }
+
+    /// Whether a session in `project` may be shown it: global, or that project's.
+    pub fn visible_in(&self, project: &str) -> bool {
+        self.project.as_deref().is_none_or(|own| own == project)
+    }
+
     /// When it became part of what the assistant knows: confirmation, else extraction.
     pub fn recency(&self) -> Timestamp {
         self.confirmed_at.unwrap_or(self.extracted_at)
@@ -133,6 +168,8 @@ impl<'de> serde::de::Visitor<'de> for LearningVisitor {
         let mut confirmed_at = None;
         let mut confirmed = None;
         let mut tags = None;
+        let mut project = None;
+        let mut pinned = None;
         let mut extra = Map::new();
         while let Some(key) = map.next_key::<Key<'de>>()? {
             match key.as_str() {
@@ -143,6 +180,8 @@ impl<'de> serde::de::Visitor<'de> for LearningVisitor {
                 "confirmedAt" => confirmed_at = map.next_value::<Option<Timestamp>>()?,
                 "confirmed" => confirmed = Some(map.next_value::<bool>()?),
                 "tags" => tags = Some(map.next_value::<Vec<String>>()?),
+                "project" => project = map.next_value::<Option<String>>()?,
+                "pinned" => pinned = Some(map.next_value::<bool>()?),
                 _ => {
                     let value = map.next_value::<Value>()?;
                     extra.insert(key.as_str().to_owned(), value);
@@ -157,6 +196,8 @@ impl<'de> serde::de::Visitor<'de> for LearningVisitor {
             confirmed_at,
             confirmed: confirmed.unwrap_or(false),
             tags: tags.unwrap_or_default(),
+            project,
+            pinned: pinned.unwrap_or(false),
             extra,
         })
     }

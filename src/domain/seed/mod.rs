@@ -1,6 +1,7 @@
 //! The seed (pai-seed v1): identity, learnings, proposals and session state, with its codec and
 //! rules.
 
+mod change;
 mod codec;
 mod document;
 mod identity;
@@ -11,6 +12,7 @@ mod timestamp;
 mod validation;
 mod version;
 
+pub use change::SeedChange;
 pub use codec::{SeedDecodeError, decode_seed, encode_seed};
 pub use document::{CURRENT_VERSION, Learned, Seed};
 pub use identity::{DEFAULT_PRINCIPAL, Identity, Preferences, ResponseStyle};

@@ -56,6 +56,9 @@ pub struct Proposal {
     /// When the principal accepted or rejected it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided_at: Option<Timestamp>,
+    /// The project the learning would belong to; none for a global one (ADR 0010).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
     /// Keys this version does not know, kept on write.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -20,6 +20,11 @@ impl ValidationIssue {
             message: message.into(),
         }
     }
+
+    /// A value of a known field that this version does not know (a newer minor's).
+    pub fn is_unknown_value(&self) -> bool {
+        self.message.starts_with("unknown variant")
+    }
 }
 
 impl fmt::Display for ValidationIssue {
@@ -37,6 +42,14 @@ pub fn validate(seed: &Seed) -> Vec<ValidationIssue> {
         issues.push(ValidationIssue::new(
             "$.version",
             format!("{:?} is not a version such as 1.0.0", seed.version),
+        ));
+    }
+    if let super::ResponseStyle::Other(raw) = &seed.identity.preferences.response_style {
+        // Only a newer minor version may hold a style this one does not know (the decoder
+        // then reads it leniently); in a 1.0 seed it is damage.
+        issues.push(ValidationIssue::new(
+            "$.identity.preferences.responseStyle",
+            format!("unknown variant `{raw}`, expected one of `concise`, `detailed`, `adaptive`"),
         ));
     }
     require_text(&mut issues, &seed.identity.principal_name, || {
@@ -139,6 +152,8 @@ mod tests {
             confirmed_at: None,
             confirmed: true,
             tags: Vec::new(),
+            project: None,
+            pinned: false,
             extra: Default::default(),
         }
     }
@@ -154,6 +169,7 @@ mod tests {
             method: None,
             confidence,
             decided_at: None,
+            project: None,
             extra: Default::default(),
         }
     }

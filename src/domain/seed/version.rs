@@ -2,6 +2,9 @@
 
 /// The major version this carryover reads and writes.
 pub const SUPPORTED_MAJOR: u64 = 1;
+/// The newest minor version this carryover knows every value of; newer minors are read
+/// leniently (ADR 0002).
+pub const SUPPORTED_MINOR: u64 = 0;
 
 /// A parsed `major.minor.patch` version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! Rendering a template body: `{{name.path}}` variables, nothing else (no includes, no code).
 
 use crate::domain::flags::ResolvedFlags;
+use crate::domain::format::data_line;
 
 /// What a template may refer to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,9 +53,10 @@ fn lookup(name: &str, variables: &RenderVariables<'_>) -> Option<String> {
         return variables.flags.get(flag).map(ToString::to_string);
     }
     match name {
-        "project.name" => Some(variables.project_name.to_owned()),
-        "project.root" => Some(variables.project_root.to_owned()),
-        "session.id" => Some(variables.session_id.to_owned()),
+        // A directory name can hold newlines and tags: a variable's value is data, one line.
+        "project.name" => Some(data_line(variables.project_name, 200)),
+        "project.root" => Some(data_line(variables.project_root, 400)),
+        "session.id" => Some(data_line(variables.session_id, 128)),
         "session.source" => Some(variables.session_source.to_owned()),
         _ => None,
     }

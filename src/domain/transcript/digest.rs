@@ -1,42 +1,206 @@
-//! The gist of a session: what was asked, what changed, what is left, what was said last.
+//! The gist of a session: what was asked, what changed, what was committed and checked, what
+//! is left, how it ended.
 
 use std::fmt;
 
 /// At most this many changed files are kept (the handoff format's limit).
 pub const MAX_FILES_CHANGED: usize = 20;
 
+/// Requests kept from a session's start (its goal is among them)…
+const FIRST_REQUESTS: usize = 10;
+/// …and from its end: a session of 100,000 messages must cost what one of a few thousand does.
+const LAST_REQUESTS: usize = 2_000;
+/// Todo items kept of one list.
+pub const MAX_TODOS: usize = 200;
+/// Replies that closed earlier turns, kept.
+pub const TURN_REPLIES_KEPT: usize = 8;
+/// Files tracked at most: a session that rewrites a whole tree must stay cheap.
+const MAX_FILES_TRACKED: usize = 2_000;
+/// Agent memory files kept of one session: far more than a session saves.
+pub const MAX_AGENT_MEMORIES: usize = 50;
+
 /// What a checkpoint or handoff is built from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SessionDigest {
-    /// The user's own requests, oldest first (commands and tool results excluded).
+    /// The user's own requests, oldest first: notifications, interrupts, command echoes and
+    /// tool results excluded, slash commands kept with their arguments.
     pub user_requests: Vec<String>,
     /// How many requests the user made.
     pub user_turns: usize,
-    /// Files written or edited by tool calls, each once, in first-touched order.
-    pub files_changed: Vec<String>,
+    /// Files written or edited by tool calls that succeeded, each once, in first-touched order.
+    pub files: Vec<ChangedFile>,
     /// The latest todo list.
     pub todos: Vec<TodoItem>,
     /// The assistant's last text reply.
     pub last_assistant_message: Option<String>,
+    /// The replies that closed the turns before the last one, oldest first (the last few).
+    pub turn_replies: Vec<String>,
+    /// The session's title, as the client named it (custom title, then its own summary).
+    pub title: Option<String>,
+    /// Commits the session made, oldest first.
+    pub commits: Vec<Commit>,
+    /// Pushes (`main -> main`), oldest first.
+    pub pushes: Vec<String>,
+    /// Pull request and deploy addresses the session produced, oldest first.
+    pub links: Vec<String>,
+    /// The last test, build or lint command and how it ended.
+    pub last_check: Option<CheckRun>,
+    /// The client's latest compaction summary.
+    pub compact_summary: Option<String>,
+    /// Whether the session committed after its latest compaction (the summary's pending work
+    /// is then history, not an open thread).
+    pub committed_since_compaction: bool,
+    /// How the session ended.
+    pub ending: Ending,
+    /// Tool calls that changed something and succeeded (edits, commands, commits).
+    pub work_done: usize,
+    /// Whether any command ran git (an edit after the last commit is then uncommitted).
+    pub uses_git: bool,
+    /// A counter of the events read, which orders files and commits in time.
+    pub clock: u64,
+    /// The texts of the agent's memory files the session wrote or edited (Claude Code's
+    /// `…/memory/*.md`, ADR 0014), as they stood at its end; at most [`MAX_AGENT_MEMORIES`].
+    pub agent_memories: Vec<String>,
+}
+
+/// A file the session changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangedFile {
+    /// Its path as the tool call gave it.
+    pub path: String,
+    /// How many successful edits touched it.
+    pub edits: u32,
+    /// When it was last touched, on the digest's clock.
+    pub last: u64,
+}
+
+/// A commit made in the session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Commit {
+    /// The short hash git printed.
+    pub hash: String,
+    /// Its subject line.
+    pub subject: String,
+    /// The branch it went on.
+    pub branch: String,
+    /// When, on the digest's clock.
+    pub at: u64,
+}
+
+/// A test, build or lint command and its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckRun {
+    /// The command as run.
+    pub command: String,
+    /// Whether it succeeded.
+    pub passed: bool,
+    /// The most telling line of its output.
+    pub summary: String,
+}
+
+/// How a session ended, as far as its transcript shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Ending {
+    /// The assistant replied to the last request.
+    #[default]
+    Replied,
+    /// The last request got no reply.
+    Unanswered,
+    /// The client's last row is an API error (a usage limit, an overload).
+    ApiError(String),
+    /// The user interrupted the last step.
+    Interrupted,
 }
 
 impl SessionDigest {
-    /// Records a changed file once.
-    pub fn touch_file(&mut self, path: &str) {
-        let path = path.trim();
-        if path.is_empty() || self.files_changed.iter().any(|known| known == path) {
-            return;
+    /// Records a request of the user: every one is counted, the first few and the most
+    /// recent ones are kept (those in between are dropped in batches, so that keeping the
+    /// window costs nothing per message).
+    pub fn push_request(&mut self, request: String) {
+        if self.ending == Ending::Replied
+            && let Some(reply) = &self.last_assistant_message
+        {
+            self.turn_replies.push(reply.clone());
+            if self.turn_replies.len() > 2 * TURN_REPLIES_KEPT {
+                self.turn_replies.drain(..TURN_REPLIES_KEPT);
+            }
         }
-        self.files_changed.push(path.to_owned());
+        self.user_turns += 1;
+        self.user_requests.push(request);
+        self.ending = Ending::Unanswered;
+        if self.user_requests.len() >= FIRST_REQUESTS + 2 * LAST_REQUESTS {
+            let excess = self.user_requests.len() - FIRST_REQUESTS - LAST_REQUESTS;
+            self.user_requests
+                .drain(FIRST_REQUESTS..FIRST_REQUESTS + excess);
+        }
     }
 
-    /// The first 20 changed files and how many more there were.
-    pub fn files_shown(&self) -> (&[String], usize) {
-        let shown = self.files_changed.len().min(MAX_FILES_CHANGED);
+    /// The requests as kept once the session is read: the first few and the last ones.
+    pub fn trim_requests(&mut self) {
+        let extra = self.turn_replies.len().saturating_sub(TURN_REPLIES_KEPT);
+        self.turn_replies.drain(..extra);
+        if self.user_requests.len() > FIRST_REQUESTS + LAST_REQUESTS {
+            let excess = self.user_requests.len() - FIRST_REQUESTS - LAST_REQUESTS;
+            self.user_requests
+                .drain(FIRST_REQUESTS..FIRST_REQUESTS + excess);
+        }
+    }
+
+    /// Advances the digest's clock by one event and returns the new time.
+    pub fn tick(&mut self) -> u64 {
+        self.clock += 1;
+        self.clock
+    }
+
+    /// Records a successful edit of a file.
+    pub fn touch_file(&mut self, path: &str) {
+        let path = path.trim();
+        if path.is_empty() {
+            return;
+        }
+        let now = self.tick();
+        match self.files.iter().position(|known| known.path == path) {
+            Some(index) => {
+                self.files[index].edits += 1;
+                self.files[index].last = now;
+            }
+            None if self.files.len() < MAX_FILES_TRACKED => self.files.push(ChangedFile {
+                path: path.to_owned(),
+                edits: 1,
+                last: now,
+            }),
+            None => {}
+        }
+    }
+
+    /// The changed files, the most recently touched first.
+    pub fn files_newest_first(&self) -> Vec<&ChangedFile> {
+        let mut files: Vec<&ChangedFile> = self.files.iter().collect();
+        files.sort_by_key(|file| std::cmp::Reverse(file.last));
+        files
+    }
+
+    /// The 20 most recently changed files, newest first, and how many more there were.
+    pub fn files_shown(&self) -> (Vec<&str>, usize) {
+        let files = self.files_newest_first();
+        let shown = files.len().min(MAX_FILES_CHANGED);
         (
-            &self.files_changed[..shown],
-            self.files_changed.len() - shown,
+            files[..shown].iter().map(|f| f.path.as_str()).collect(),
+            files.len() - shown,
         )
+    }
+
+    /// Files touched after the last commit (all of them when git ran but nothing was
+    /// committed), newest first; empty when the session never ran git.
+    pub fn uncommitted_files(&self) -> Vec<&ChangedFile> {
+        if !self.uses_git {
+            return Vec::new();
+        }
+        let since = self.commits.last().map_or(0, |commit| commit.at);
+        self.files_newest_first()
+            .into_iter()
+            .filter(|file| file.last > since)
+            .collect()
     }
 
     /// Todo items in one state.
@@ -44,10 +208,61 @@ impl SessionDigest {
         self.todos.iter().filter(move |todo| todo.status == status)
     }
 
+    /// The digest with every secret redacted, before anything cuts its texts to length (a cut
+    /// secret's first half would otherwise survive). Everything a checkpoint or a handoff
+    /// takes from the transcript goes through here.
+    pub fn redacted(&self) -> Self {
+        let clean = |text: &String| crate::domain::redaction::redact(text).into_owned();
+        Self {
+            user_requests: self.user_requests.iter().map(clean).collect(),
+            files: self
+                .files
+                .iter()
+                .map(|file| ChangedFile {
+                    path: clean(&file.path),
+                    ..file.clone()
+                })
+                .collect(),
+            todos: self
+                .todos
+                .iter()
+                .map(|todo| TodoItem {
+                    content: clean(&todo.content),
+                    status: todo.status,
+                })
+                .collect(),
+            last_assistant_message: self.last_assistant_message.as_ref().map(clean),
+            turn_replies: self.turn_replies.iter().map(clean).collect(),
+            title: self.title.as_ref().map(clean),
+            commits: self
+                .commits
+                .iter()
+                .map(|commit| Commit {
+                    subject: clean(&commit.subject),
+                    ..commit.clone()
+                })
+                .collect(),
+            pushes: self.pushes.iter().map(clean).collect(),
+            links: self.links.iter().map(clean).collect(),
+            last_check: self.last_check.as_ref().map(|check| CheckRun {
+                command: clean(&check.command),
+                passed: check.passed,
+                summary: clean(&check.summary),
+            }),
+            compact_summary: self.compact_summary.as_ref().map(clean),
+            agent_memories: self.agent_memories.iter().map(clean).collect(),
+            ending: match &self.ending {
+                Ending::ApiError(text) => Ending::ApiError(clean(text)),
+                other => other.clone(),
+            },
+            ..self.clone()
+        }
+    }
+
     /// True when nothing at all was found.
     pub fn is_empty(&self) -> bool {
         self.user_requests.is_empty()
-            && self.files_changed.is_empty()
+            && self.files.is_empty()
             && self.todos.is_empty()
             && self.last_assistant_message.is_none()
     }
@@ -96,6 +311,24 @@ impl fmt::Display for TodoStatus {
 }
 
 #[cfg(test)]
+mod bound_tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_session_keeps_its_first_and_last_requests() {
+        let mut digest = SessionDigest::default();
+        for n in 0..100_000 {
+            digest.push_request(n.to_string());
+        }
+        digest.trim_requests();
+        assert_eq!(digest.user_turns, 100_000);
+        assert_eq!(digest.user_requests.len(), FIRST_REQUESTS + LAST_REQUESTS);
+        assert_eq!(digest.user_requests[0], "0");
+        assert_eq!(digest.user_requests.last().unwrap(), "99999");
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -106,8 +339,10 @@ mod tests {
             digest.touch_file(&format!("f{n}"));
             digest.touch_file(&format!("f{n}"));
         }
-        assert_eq!(digest.files_changed.len(), 25);
+        assert_eq!(digest.files.len(), 25);
+        assert_eq!(digest.files[0].edits, 2);
         let (shown, more) = digest.files_shown();
         assert_eq!((shown.len(), more), (MAX_FILES_CHANGED, 5));
+        assert_eq!(shown[0], "f24", "newest first");
     }
 }

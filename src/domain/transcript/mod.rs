@@ -1,7 +1,18 @@
 //! What carryover reads from an agent's transcript, independent of the transcript's format.
 
+mod command_output;
 mod digest;
+mod injection;
+mod request;
 mod usage;
 
-pub use digest::{MAX_FILES_CHANGED, SessionDigest, TodoItem, TodoStatus};
+pub use command_output::{
+    check_summary, find_links, is_check_command, is_read_only_command, parse_commit, parse_push,
+};
+pub use digest::{
+    ChangedFile, CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_FILES_CHANGED, MAX_TODOS,
+    SessionDigest, TodoItem, TodoStatus,
+};
+pub use injection::PriorInjection;
+pub use request::clean_request;
 pub use usage::{CompactBoundary, ContextUsage};

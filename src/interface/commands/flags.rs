@@ -4,9 +4,8 @@ use serde_json::json;
 
 use crate::application::Flags;
 use crate::domain::flags::{FlagValue, ResolvedFlags};
-use crate::domain::ports::{FlagTarget, ProjectContext};
+use crate::domain::ports::FlagTarget;
 use crate::domain::session::Session;
-use crate::infrastructure::FsProjectContext;
 use crate::interface::cli::{FlagsArgs, FlagsCommand};
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
@@ -19,7 +18,7 @@ pub fn flags(args: &FlagsArgs, app: &App) -> Result<(), CliError> {
         | FlagsCommand::Unset { cwd, .. }
         | FlagsCommand::List { cwd, .. } => app.project_dir(cwd.as_deref())?,
     };
-    let project = pollster::block_on(FsProjectContext.project(&cwd));
+    let project = app.project(&cwd);
     let slug = project.slug(app.slug_style());
     let service = Flags::new(app.flag_store(COMMAND_LOCK_WAIT));
     let target = |project_only: bool| {
@@ -42,7 +41,7 @@ pub fn flags(args: &FlagsArgs, app: &App) -> Result<(), CliError> {
             } else {
                 "globally".to_owned()
             };
-            println!("{name} = {} ({}) {scope}", show(&stored), kind(&stored));
+            crate::say!("{name} = {} ({}) {scope}", show(&stored), kind(&stored));
             report_config_change(app, project);
         }
         FlagsCommand::Unset {
@@ -51,7 +50,7 @@ pub fn flags(args: &FlagsArgs, app: &App) -> Result<(), CliError> {
             ..
         } => {
             if pollster::block_on(service.unset(&target(*project_only), name))? {
-                println!("{name} removed");
+                crate::say!("{name} removed");
                 report_config_change(app, project);
             } else {
                 return Err(CliError::refused(format!("{name} is not set there"), None));
@@ -63,12 +62,12 @@ pub fn flags(args: &FlagsArgs, app: &App) -> Result<(), CliError> {
                 return Err(CliError::refused(format!("{name} is not set"), None));
             };
             if *json {
-                println!(
+                crate::say!(
                     "{}",
                     json!({"name": name, "value": value, "scope": scope.as_str()})
                 );
             } else {
-                println!("{}", show(value));
+                crate::say!("{}", show(value));
             }
         }
         FlagsCommand::List { json, .. } => {
@@ -90,37 +89,36 @@ fn print_list(resolved: &ResolvedFlags, as_json: bool) {
                 )
             })
             .collect();
-        println!("{}", serde_json::Value::Object(flags));
+        crate::say!("{}", serde_json::Value::Object(flags));
         return;
     }
     if resolved.iter().next().is_none() {
-        println!("No feature flags set.");
+        crate::say!("No feature flags set.");
     }
     for (name, value, scope) in resolved.iter() {
-        println!("{name} = {} ({})", show(value), scope.as_str());
+        crate::say!("{name} = {} ({})", show(value), scope.as_str());
     }
 }
 
 /// Tells the session listeners the flags changed and says whether the start-up instruction
 /// now applies to this project.
 fn report_config_change(app: &App, project: crate::domain::project::Project) {
-    let (registry, startup, _queue) = app.listeners(false, COMMAND_LOCK_WAIT);
+    let (registry, startup, _queue) = app.listeners(COMMAND_LOCK_WAIT);
     let session = Session {
         id: None,
         source: None,
         project,
     };
-    pollster::block_on(async {
-        let active = registry.start(session).await;
-        active.config_changed().await;
+    let notes = pollster::block_on(async {
+        let mut active = registry.start(session).await;
+        active.config_changed().await
     });
-    let report = startup.report();
-    if let Some(applies) = report.applies {
+    if let Some(applies) = startup.report().applies {
         let state = if applies { "applies" } else { "does not apply" };
-        println!("The start-up instruction now {state} to this project.");
+        crate::say!("The start-up instruction now {state} to this project.");
     }
-    for message in report.user_messages.iter().chain(&report.warnings) {
-        eprintln!("carryover: {message}");
+    for message in notes.user_messages.iter().chain(&notes.diagnostics) {
+        crate::tell!("carryover: {message}");
     }
 }
 

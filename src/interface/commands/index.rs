@@ -14,17 +14,20 @@ pub fn index(args: &IndexArgs, app: &App) -> Result<(), CliError> {
     let show_progress = std::io::stderr().is_terminal() && !args.json;
     let report = refresh(app, show_progress)?;
     if show_progress {
-        eprintln!();
+        crate::tell!();
     }
     if args.json {
-        println!(
+        crate::say!(
             "{}",
             json!({"total": report.total, "embedded": report.embedded, "reused": report.reused, "dropped": report.dropped})
         );
     } else {
-        println!(
+        crate::say!(
             "Indexed {} learnings: {} embedded, {} unchanged, {} dropped.",
-            report.total, report.embedded, report.reused, report.dropped
+            report.total,
+            report.embedded,
+            report.reused,
+            report.dropped
         );
     }
     Ok(())

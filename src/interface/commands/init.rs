@@ -19,7 +19,7 @@ pub fn init(args: &InitArgs, app: &App) -> Result<(), CliError> {
     let seed = pollster::block_on(InitSeed::new(app.seeds(COMMAND_LOCK_WAIT)).init(request))?;
     let identity = &seed.identity;
     if args.json {
-        println!(
+        crate::say!(
             "{}",
             json!({
                 "seed_path": app.seed_path(),
@@ -32,7 +32,7 @@ pub fn init(args: &InitArgs, app: &App) -> Result<(), CliError> {
             })
         );
     } else {
-        println!(
+        crate::say!(
             "{} now serves {} (seed: {}).\nTry it: carryover context",
             identity.ai_name,
             identity.principal_name,

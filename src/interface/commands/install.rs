@@ -4,10 +4,8 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::application::{HookAction, HookInstaller, HookTarget, SettingsChange};
-use crate::domain::agent_hooks::{AgentKind, InstallScope};
-use crate::domain::ports::ProjectContext;
-use crate::infrastructure::{FsProjectContext, FsSettingsFiles};
+use crate::application::{HookAction, HookTarget, SettingsChange, StatusLinePolicy};
+use crate::domain::agent_hooks::{AgentKind, InstallScope, StatusLineChange};
 use crate::interface::cli::{InstallAgent, InstallArgs, Scope, TargetArgs, UninstallArgs};
 use crate::interface::composition::App;
 use crate::interface::error::CliError;
@@ -26,7 +24,19 @@ pub fn install(args: &InstallArgs, app: &App) -> Result<(), CliError> {
                 )
             })?,
     };
-    run(&args.target, HookAction::Install { binary }, app)
+    let status_line = match (args.statusline, args.no_statusline) {
+        (true, _) => StatusLinePolicy::Required,
+        (_, true) => StatusLinePolicy::Off,
+        _ => StatusLinePolicy::IfAbsent,
+    };
+    run(
+        &args.target,
+        HookAction::Install {
+            binary,
+            status_line,
+        },
+        app,
+    )
 }
 
 /// Runs `uninstall`.
@@ -52,14 +62,15 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
         )
     })?;
     let cwd = app.project_dir(args.cwd.as_deref())?;
-    let project = pollster::block_on(FsProjectContext.project(&cwd));
+    let project = app.project(&cwd);
     let target = HookTarget {
         agent,
         scope,
         homes,
         project_root: project.root,
+        follow_links: args.follow_links,
     };
-    let installer = HookInstaller::new(FsSettingsFiles, app.clock.clone());
+    let installer = app.hook_installer();
     let change = pollster::block_on(installer.plan(&target, &action))?;
     let backup = if args.dry_run {
         None
@@ -68,7 +79,7 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
     };
     let installing = matches!(action, HookAction::Install { .. });
     if args.json {
-        println!(
+        crate::say!(
             "{}",
             json!({
                 "agent": agent.display_name(),
@@ -77,6 +88,7 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
                 "changed": change.changes_anything(),
                 "written": change.changes_anything() && !args.dry_run,
                 "backup": backup,
+                "status_line": change.status_line.map(status_line_name),
                 "diff": args.dry_run.then(|| diff(&change)),
             })
         );
@@ -84,9 +96,9 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
     }
     if args.dry_run {
         if change.changes_anything() {
-            print!("{}", diff(&change));
+            crate::say!("{}", diff(&change).trim_end_matches('\n'));
         } else {
-            println!("No change to {}.", change.path.display());
+            crate::say!("No change to {}.", change.path.display());
         }
         return Ok(());
     }
@@ -99,26 +111,49 @@ fn report(change: &SettingsChange, agent: AgentKind, installing: bool, backup: O
     let path = change.path.display();
     match (installing, change.changes_anything()) {
         (true, true) => {
-            println!("carryover's hooks are wired into {name}: {path}");
+            crate::say!("carryover's hooks are wired into {name}: {path}");
             for spec in agent.hooks() {
                 let matcher = spec.matcher.map(|m| format!(" ({m})")).unwrap_or_default();
-                println!(
+                crate::say!(
                     "  {}{matcher}: carryover {}",
                     spec.event,
                     spec.args.join(" ")
                 );
             }
             if agent == AgentKind::Codex {
-                println!("Codex CLI has no session-end event, so its sessions leave no handoff.");
+                crate::say!(
+                    "Codex CLI has no session-end event, so its sessions leave no handoff."
+                );
             }
-            println!("They take effect at the next session.");
+            crate::say!("They take effect at the next session.");
         }
-        (true, false) => println!("carryover's hooks are already wired into {name}: {path}"),
-        (false, true) => println!("carryover's hooks are removed from {name}: {path}"),
-        (false, false) => println!("{path} holds no carryover hook; nothing changed."),
+        (true, false) => crate::say!("carryover's hooks are already wired into {name}: {path}"),
+        (false, true) => crate::say!("carryover's hooks are removed from {name}: {path}"),
+        (false, false) => crate::say!("{path} holds no carryover hook; nothing changed."),
+    }
+    match change.status_line {
+        Some(StatusLineChange::Added | StatusLineChange::Updated) => {
+            crate::say!("  statusLine: carryover statusline (context fill, tier, proposals)");
+        }
+        Some(StatusLineChange::KeptTheirs) => crate::say!(
+            "Your own status line is kept; `carryover statusline` can be called from it to show the gauge."
+        ),
+        Some(StatusLineChange::Removed) => crate::say!("carryover's status line is removed."),
+        _ => {}
     }
     if let Some(backup) = backup {
-        println!("The previous file is kept as {}", backup.display());
+        crate::say!("The previous file is kept as {}", backup.display());
+    }
+}
+
+fn status_line_name(change: StatusLineChange) -> &'static str {
+    match change {
+        StatusLineChange::Added => "added",
+        StatusLineChange::Updated => "updated",
+        StatusLineChange::Unchanged => "unchanged",
+        StatusLineChange::KeptTheirs => "kept_theirs",
+        StatusLineChange::Removed => "removed",
+        StatusLineChange::Absent => "absent",
     }
 }
 

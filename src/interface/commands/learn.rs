@@ -2,7 +2,8 @@
 
 use serde_json::json;
 
-use crate::application::Learn;
+use crate::application::{Learn, LearnOptions};
+use crate::domain::scope::{EVERY_PROJECT, scope_label, scope_project};
 use crate::domain::seed::LearningKind;
 use crate::interface::cli::{KindArg, LearnArgs};
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
@@ -16,21 +17,46 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
         KindArg::SelfKnowledge => LearningKind::SelfKnowledge,
     };
     let service = Learn::new(app.seeds(COMMAND_LOCK_WAIT), app.clock.clone(), app.ids());
-    let learning =
-        pollster::block_on(service.learn(kind, &args.text.join(" "), args.tags.clone()))?;
+    let project = if args.project {
+        Some(app.project(&app.cwd(None)).id.as_str().to_owned())
+    } else if args.global {
+        // Global on purpose: shown everywhere even if it names a project (ADR 0010).
+        Some(EVERY_PROJECT.to_owned())
+    } else {
+        None
+    };
+    let options = LearnOptions {
+        tags: args.tags.clone(),
+        project,
+        pinned: args.pin,
+    };
+    let learning = pollster::block_on(service.learn(kind, &args.text.join(" "), options))?;
     if let Err(error) = super::index::refresh(app, false) {
-        eprintln!(
+        crate::tell!(
             "carryover: the learning was saved, but the index was not updated: {}",
             error.message
         );
     }
     if args.json {
-        println!(
+        crate::say!(
             "{}",
-            json!({"id": learning.id, "type": kind.as_str(), "content": learning.content, "tags": learning.tags})
+            json!({
+                "id": learning.id,
+                "type": kind.as_str(),
+                "content": learning.content,
+                "tags": learning.tags,
+                "project": scope_project(learning.project.as_deref()),
+                "pinned": learning.pinned,
+            })
         );
     } else {
-        println!("Learned {kind} {}: {}", learning.id, learning.content);
+        let scope = scope_label(learning.project.as_deref());
+        let pinned = if learning.pinned { ", pinned" } else { "" };
+        crate::say!(
+            "Learned {kind} {} ({scope}{pinned}): {}",
+            learning.id,
+            learning.content
+        );
     }
     Ok(())
 }

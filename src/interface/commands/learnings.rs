@@ -2,8 +2,9 @@
 
 use serde_json::json;
 
-use crate::application::{FoundLearning, Learnings};
-use crate::interface::cli::LearningsCommand;
+use crate::application::{FoundLearning, Learnings, ScopeFilter};
+use crate::domain::scope::{EVERY_PROJECT, scope_project};
+use crate::interface::cli::{LearningsCommand, ListScope, ScopeArg};
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
 
@@ -11,63 +12,132 @@ use crate::interface::error::CliError;
 pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> {
     let service = Learnings::new(app.seeds(COMMAND_LOCK_WAIT), app.embedder(), app.index());
     match command {
-        LearningsCommand::List { json } => print_all(&pollster::block_on(service.list())?, *json),
+        LearningsCommand::List { scope, json } => {
+            let found = match list_filter(*scope, app) {
+                Some(filter) => pollster::block_on(service.list(&filter))?,
+                None => {
+                    // The default: what a session here sees, global and this project's.
+                    let project = current_project(app);
+                    let mut found = pollster::block_on(service.list(&ScopeFilter::Global))?;
+                    found.extend(pollster::block_on(
+                        service.list(&ScopeFilter::Project(project)),
+                    )?);
+                    found.sort_by_key(|f| {
+                        (!f.learning.pinned, std::cmp::Reverse(f.learning.recency()))
+                    });
+                    found
+                }
+            };
+            print_all(&found, *json);
+        }
         LearningsCommand::Search { query, top, json } => {
             print_all(
-                &pollster::block_on(service.search(&query.join(" "), *top))?,
+                &pollster::block_on(service.search(&query.join(" "), usize::from(*top)))?,
                 *json,
             );
         }
         LearningsCommand::Show { prefix, json } => {
             let found = pollster::block_on(service.show(prefix))?;
             if *json {
-                println!("{}", to_json(&found));
+                crate::say!("{}", to_json(&found));
             } else {
                 let learning = &found.learning;
                 let confirmed = learning.confirmed_at.map_or_else(
                     || "not confirmed".to_owned(),
                     |at| format!("confirmed {}", at.human()),
                 );
-                println!(
+                crate::say!(
                     "{}\n{} · {} · {confirmed} · from {}",
-                    learning.content, learning.id, found.kind, learning.source
+                    learning.content,
+                    learning.id,
+                    found.kind,
+                    learning.source
                 );
                 if !learning.tags.is_empty() {
-                    println!("tags: {}", learning.tags.join(", "));
+                    crate::say!("tags: {}", learning.tags.join(", "));
                 }
             }
         }
         LearningsCommand::Forget { prefix } => {
             let found = pollster::block_on(service.forget(prefix))?;
-            println!("Forgot {}: {}", found.learning.id, found.learning.content);
+            crate::say!("Forgot {}: {}", found.learning.id, found.learning.content);
             if let Err(error) = super::index::refresh(app, false) {
-                eprintln!(
+                crate::tell!(
                     "carryover: forgotten, but the index was not updated: {}",
                     error.message
                 );
             }
         }
+        LearningsCommand::Scope { prefix, scope } => {
+            let project = match scope {
+                ScopeArg::Project => current_project(app),
+                // Global on purpose, even if it names a project (ADR 0010).
+                ScopeArg::Global => EVERY_PROJECT.to_owned(),
+            };
+            let found = pollster::block_on(service.set_scope(prefix, Some(project)))?;
+            crate::say!(
+                "{} is now {}: {}",
+                found.learning.id,
+                scope_label(&found),
+                found.learning.content
+            );
+        }
+        LearningsCommand::Pin { prefix } => {
+            let found = pollster::block_on(service.set_pinned(prefix, true))?;
+            crate::say!("Pinned {}: {}", found.learning.id, found.learning.content);
+        }
+        LearningsCommand::Unpin { prefix } => {
+            let found = pollster::block_on(service.set_pinned(prefix, false))?;
+            crate::say!("Unpinned {}: {}", found.learning.id, found.learning.content);
+        }
     }
     Ok(())
 }
 
+/// The filter the flags ask for; `None` for the default (global and this project's).
+fn list_filter(scope: ListScope, app: &App) -> Option<ScopeFilter> {
+    if scope.all {
+        Some(ScopeFilter::All)
+    } else if scope.global {
+        Some(ScopeFilter::Global)
+    } else if scope.project {
+        Some(ScopeFilter::Project(current_project(app)))
+    } else {
+        None
+    }
+}
+
+fn current_project(app: &App) -> String {
+    app.project(&app.cwd(None)).id.as_str().to_owned()
+}
+
+fn scope_label(found: &FoundLearning) -> String {
+    match scope_project(found.learning.project.as_deref()) {
+        None => "global".to_owned(),
+        Some(id) => format!("in project {id}"),
+    }
+}
+
 fn print_all(found: &[FoundLearning], as_json: bool) {
     if as_json {
-        println!(
+        crate::say!(
             "{}",
             serde_json::Value::Array(found.iter().map(to_json).collect())
         );
         return;
     }
     if found.is_empty() {
-        println!("No confirmed learnings yet.");
+        crate::say!("No confirmed learnings yet.");
     }
     for item in found {
         let score = item
             .score
             .map_or_else(String::new, |s| format!("[{s:.2}] "));
-        println!(
-            "{score}{:<14} {}  {}",
+        let pin = if item.learning.pinned { "pinned " } else { "" };
+        let scope = scope_project(item.learning.project.as_deref())
+            .map_or_else(String::new, |id| format!("  [{}]", short_project(id)));
+        crate::say!(
+            "{score}{pin}{:<14} {}  {}{scope}",
             item.kind.as_str(),
             item.learning.id,
             item.learning.content
@@ -83,6 +153,13 @@ fn to_json(found: &FoundLearning) -> serde_json::Value {
         "source": found.learning.source,
         "confirmed_at": found.learning.confirmed_at.map(|at| at.to_string()),
         "tags": found.learning.tags,
+        "project": scope_project(found.learning.project.as_deref()),
+        "pinned": found.learning.pinned,
         "score": found.score,
     })
+}
+
+fn short_project(id: &str) -> String {
+    crate::domain::project::ProjectId::parse(id)
+        .map_or_else(|| id.to_owned(), |project| project.short_name().to_owned())
 }

@@ -3,6 +3,7 @@
 mod context;
 mod flags;
 mod handoff;
+mod import;
 mod index;
 mod init;
 mod install;
@@ -10,17 +11,20 @@ mod learn;
 mod learnings;
 mod prompt;
 mod proposals;
+mod recall;
 mod status;
 mod trust;
 
 pub use context::context;
 pub use flags::flags;
 pub use handoff::handoff;
+pub use import::import;
 pub use index::index;
 pub use init::init;
 pub use install::{install, uninstall};
 pub use learn::learn;
 pub use learnings::learnings;
 pub use proposals::proposals;
+pub use recall::recall;
 pub use status::status;
 pub use trust::trust;

@@ -4,12 +4,11 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use serde_json::json;
 
-use crate::application::{Decision, Dropped, ProposeFromTranscript, Review, ReviewOutcome};
+use crate::application::{AcceptScope, Decision, Dropped, ProposalOrigin, Review, ReviewOutcome};
 use crate::domain::format::short_ids;
 use crate::domain::seed::Proposal;
-use crate::infrastructure::ClaudeTranscriptReader;
 use crate::interface::cli::ProposalsCommand;
-use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
+use crate::interface::composition::{App, COMMAND_LOCK_WAIT, Seeds};
 use crate::interface::error::CliError;
 
 /// Runs a `proposals` subcommand.
@@ -19,23 +18,24 @@ pub fn proposals(command: &ProposalsCommand, app: &App) -> Result<(), CliError> 
         ProposalsCommand::List { all, json } => {
             let listed = pollster::block_on(review.list(*all))?;
             if *json {
-                println!(
+                crate::say!(
                     "{}",
                     serde_json::Value::Array(listed.iter().map(to_json).collect())
                 );
             } else if listed.is_empty() {
-                println!("No pending proposals.");
+                crate::say!("No pending proposals.");
             } else {
                 let ids: Vec<&str> = listed.iter().map(|p| p.id.as_str()).collect();
                 for (proposal, id) in listed.iter().zip(short_ids(&ids, 5)) {
                     let confidence = proposal
                         .confidence
                         .map_or_else(|| "N/A".to_owned(), |c| format!("{c:.2}"));
-                    println!(
-                        "{id:<8} {:<14} {:<8} ({confidence}) {}",
+                    crate::say!(
+                        "{id:<8} {:<14} {:<8} ({confidence}) {}  [{}]",
                         proposal.kind.as_str(),
                         proposal.status.to_string(),
-                        proposal.content
+                        proposal.content,
+                        scope_label(proposal)
                     );
                 }
             }
@@ -43,9 +43,9 @@ pub fn proposals(command: &ProposalsCommand, app: &App) -> Result<(), CliError> 
         ProposalsCommand::Show { prefix, json } => {
             let proposal = pollster::block_on(review.show(prefix))?;
             if *json {
-                println!("{}", to_json(&proposal));
+                crate::say!("{}", to_json(&proposal));
             } else {
-                println!(
+                crate::say!(
                     "{}\n{} · {} · proposed {}{}",
                     proposal.content,
                     proposal.id,
@@ -55,14 +55,27 @@ pub fn proposals(command: &ProposalsCommand, app: &App) -> Result<(), CliError> 
                 );
             }
         }
-        ProposalsCommand::Accept { prefixes } => decide(
-            app,
-            &review,
-            prefixes
-                .iter()
-                .map(|p| (p.clone(), Decision::Accept))
-                .collect(),
-        )?,
+        ProposalsCommand::Accept {
+            prefixes,
+            global,
+            project,
+        } => {
+            let scope = if *global {
+                AcceptScope::Global
+            } else if *project {
+                AcceptScope::Project(current_project(app))
+            } else {
+                AcceptScope::AsProposed
+            };
+            decide(
+                app,
+                &review,
+                prefixes
+                    .iter()
+                    .map(|p| (p.clone(), Decision::Accept(scope.clone())))
+                    .collect(),
+            )?;
+        }
         ProposalsCommand::Reject { prefixes } => decide(
             app,
             &review,
@@ -100,15 +113,18 @@ fn extract(
             .map(|stem| stem.to_string_lossy().into_owned())
             .unwrap_or_else(|| "transcript".to_owned()),
     };
-    let service = ProposeFromTranscript::new(
-        ClaudeTranscriptReader,
-        app.seeds(COMMAND_LOCK_WAIT),
-        app.learning_proposals(),
-    );
+    let service = app.propose_from_transcript();
+    // The transcript's session worked here, as far as carryover can tell: its project-bound
+    // proposals belong to the current directory's project.
+    let project = app.project(&app.cwd(None));
+    let origin = ProposalOrigin {
+        session: &session,
+        project: &project,
+    };
     let (extraction, added) =
-        pollster::block_on(service.run(transcript, &session, app.proposal_settings(), dry_run))?;
+        pollster::block_on(service.run(transcript, origin, app.proposal_settings(), dry_run))?;
     for warning in &extraction.warnings {
-        eprintln!("carryover: {warning}");
+        crate::tell!("carryover: {warning}");
     }
     if json {
         let dropped: Vec<_> = extraction
@@ -123,7 +139,7 @@ fn extract(
                 })
             })
             .collect();
-        println!(
+        crate::say!(
             "{}",
             json!({
                 "dry_run": dry_run,
@@ -135,10 +151,10 @@ fn extract(
         return Ok(());
     }
     if extraction.proposals.is_empty() {
-        println!("Nothing to propose from {}.", transcript.display());
+        crate::say!("Nothing to propose from {}.", transcript.display());
     }
     for proposal in &extraction.proposals {
-        println!(
+        crate::say!(
             "{:<14} ({:.2}) {}",
             proposal.kind.as_str(),
             proposal.confidence.unwrap_or_default(),
@@ -146,17 +162,18 @@ fn extract(
         );
     }
     for (candidate, why) in &extraction.dropped {
-        println!("  left out ({}): {}", dropped_reason(why), candidate.text);
+        crate::say!("  left out ({}): {}", dropped_reason(why), candidate.text);
     }
     if dry_run {
-        println!("Dry run: nothing was written.");
+        crate::say!("Dry run: nothing was written.");
     } else if added > 0 {
-        println!("Proposed {added}; review with `carryover proposals review`.");
+        crate::say!("Proposed {added}; review with `carryover proposals review`.");
     }
     Ok(())
 }
 
-fn dropped_reason(why: &Dropped) -> String {
+/// Why deduplication (or the floor, or the cap) left a candidate out, for people.
+pub(super) fn dropped_reason(why: &Dropped) -> String {
     match why {
         Dropped::BelowFloor => "below the confidence floor".to_owned(),
         Dropped::SameText(id) => format!("same text as {id}"),
@@ -165,8 +182,17 @@ fn dropped_reason(why: &Dropped) -> String {
     }
 }
 
+fn current_project(app: &App) -> String {
+    app.project(&app.cwd(None)).id.as_str().to_owned()
+}
+
+/// `global`, or `project <short name>`.
+fn scope_label(proposal: &Proposal) -> String {
+    crate::domain::scope::scope_label(proposal.project.as_deref())
+}
+
 fn detail(proposal: &Proposal) -> String {
-    let mut parts = vec![format!(" · {}", proposal.status)];
+    let mut parts = vec![format!(" · {}", proposal.status), scope_label(proposal)];
     if let Some(confidence) = proposal.confidence {
         parts.push(format!("confidence {confidence:.2}"));
     }
@@ -176,13 +202,15 @@ fn detail(proposal: &Proposal) -> String {
     parts.join(" · ")
 }
 
-fn to_json(proposal: &Proposal) -> serde_json::Value {
+/// A proposal as `--json` prints it.
+pub(super) fn to_json(proposal: &Proposal) -> serde_json::Value {
     json!({
         "id": proposal.id,
         "type": proposal.kind.as_str(),
         "content": proposal.content,
         "source": proposal.source,
         "status": proposal.status.to_string(),
+        "project": crate::domain::scope::scope_project(proposal.project.as_deref()),
         "confidence": proposal.confidence,
         "extracted_at": proposal.extracted_at.to_string(),
     })
@@ -190,7 +218,7 @@ fn to_json(proposal: &Proposal) -> serde_json::Value {
 
 fn decide(
     app: &App,
-    review: &Review<crate::infrastructure::GitSeedRepository>,
+    review: &Review<Seeds>,
     decisions: Vec<(String, Decision)>,
 ) -> Result<(), CliError> {
     let outcome = pollster::block_on(review.decide(decisions))?;
@@ -200,15 +228,15 @@ fn decide(
 
 fn report(app: &App, outcome: &ReviewOutcome) {
     for learning in &outcome.accepted {
-        println!("Accepted as {}: {}", learning.id, learning.content);
+        crate::say!("Accepted as {}: {}", learning.id, learning.content);
     }
     for id in &outcome.rejected {
-        println!("Rejected {id}");
+        crate::say!("Rejected {id}");
     }
     if !outcome.accepted.is_empty()
         && let Err(error) = super::index::refresh(app, false)
     {
-        eprintln!(
+        crate::tell!(
             "carryover: accepted, but the index was not updated: {}",
             error.message
         );
@@ -216,25 +244,32 @@ fn report(app: &App, outcome: &ReviewOutcome) {
 }
 
 /// One proposal at a time on the terminal; nothing is written until the end (or `q`).
-fn interactive(
-    app: &App,
-    review: &Review<crate::infrastructure::GitSeedRepository>,
-) -> Result<(), CliError> {
+fn interactive(app: &App, review: &Review<Seeds>) -> Result<(), CliError> {
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
-        return Err(CliError::refused(
-            "`proposals review` needs a terminal",
-            Some("use `carryover proposals accept|reject <id>` in scripts"),
-        ));
+        // Run by an assistant, the refusal speaks to it: reviewing is the user's decision.
+        return Err(match app.env.agent_running.as_deref() {
+            Some(agent) => CliError::refused(
+                format!(
+                    "`proposals review` is for the user, in their own terminal; {agent} should not decide on its own proposals"
+                ),
+                Some("tell the user that proposed learnings await `carryover proposals review`"),
+            ),
+            None => CliError::refused(
+                "`proposals review` needs a terminal",
+                Some("use `carryover proposals accept|reject <id>` in scripts"),
+            ),
+        });
     }
     let pending = pollster::block_on(review.list(false))?;
     if pending.is_empty() {
-        println!("No pending proposals.");
+        crate::say!("No pending proposals.");
         return Ok(());
     }
     let mut decisions = Vec::new();
+    let here = app.project(&app.cwd(None));
     let mut input = std::io::stdin().lock();
     for (number, proposal) in pending.iter().enumerate() {
-        println!(
+        crate::say!(
             "\n[{}/{}] {} ({}{})",
             number + 1,
             pending.len(),
@@ -242,9 +277,13 @@ fn interactive(
             proposal.id,
             detail(proposal)
         );
-        println!("  {}", proposal.content);
+        crate::say!("  {}", proposal.content);
         let choice = loop {
-            print!("accept, reject, skip or quit? [a/r/s/q] ");
+            print!(
+                "accept ({}), accept as global, accept for {}, reject, skip or quit? [a/g/p/r/s/q] ",
+                scope_label(proposal),
+                here.name
+            );
             let _ = std::io::stdout().flush();
             let mut line = String::new();
             if input.read_line(&mut line).unwrap_or(0) == 0 {
@@ -252,21 +291,31 @@ fn interactive(
             }
             match line.trim() {
                 "a" | "accept" => break 'a',
+                "g" | "global" => break 'g',
+                "p" | "project" => break 'p',
                 "r" | "reject" => break 'r',
                 "s" | "skip" | "" => break 's',
                 "q" | "quit" => break 'q',
-                _ => println!("  (a, r, s or q)"),
+                _ => crate::say!("  (a, g, p, r, s or q)"),
             }
         };
         match choice {
-            'a' => decisions.push((proposal.id.clone(), Decision::Accept)),
+            'a' => decisions.push((
+                proposal.id.clone(),
+                Decision::Accept(AcceptScope::AsProposed),
+            )),
+            'g' => decisions.push((proposal.id.clone(), Decision::Accept(AcceptScope::Global))),
+            'p' => decisions.push((
+                proposal.id.clone(),
+                Decision::Accept(AcceptScope::Project(here.id.as_str().to_owned())),
+            )),
             'r' => decisions.push((proposal.id.clone(), Decision::Reject)),
             'q' => break,
             _ => {}
         }
     }
     if decisions.is_empty() {
-        println!("Nothing decided.");
+        crate::say!("Nothing decided.");
         return Ok(());
     }
     decide(app, review, decisions)

@@ -12,7 +12,7 @@ use crate::interface::error::CliError;
 pub fn status(args: &StatusArgs, app: &App) -> Result<(), CliError> {
     let report = pollster::block_on(SeedStatus::new(app.seeds(COMMAND_LOCK_WAIT)).report());
     if let Some(repaired) = &report.repaired {
-        eprintln!(
+        crate::tell!(
             "carryover repaired the seed ({}): restored commit {}, kept the bad file as {}",
             repaired.problem,
             repaired.from_commit,
@@ -20,9 +20,9 @@ pub fn status(args: &StatusArgs, app: &App) -> Result<(), CliError> {
         );
     }
     if args.json {
-        println!("{}", to_json(&report, app));
+        crate::say!("{}", to_json(&report, app));
     } else {
-        print!("{}", to_text(&report, app));
+        crate::say!("{}", to_text(&report, app).trim_end());
     }
     match &report.problem {
         Some(problem) => Err(CliError::failed(
@@ -71,7 +71,7 @@ fn to_text(report: &StatusReport, app: &App) -> String {
         out.push_str(&format!("Last session: {last}\n"));
     }
     match &report.history {
-        Some(history) => {
+        Ok(Some(history)) => {
             let last = match (&history.last_subject, history.last_at) {
                 (Some(subject), Some(at)) => {
                     format!(", last {} \"{subject}\"", relative_time(at, now))
@@ -88,7 +88,10 @@ fn to_text(report: &StatusReport, app: &App) -> String {
                 history.commits
             ));
         }
-        None => out.push_str("Git:        no repository yet (created on the first write)\n"),
+        Ok(None) => out.push_str("Git:        no repository yet (created on the first write)\n"),
+        Err(problem) => out.push_str(&format!(
+            "Git:        the history cannot be read: {problem}\n"
+        )),
     }
     out
 }
@@ -107,11 +110,14 @@ fn to_json(report: &StatusReport, app: &App) -> serde_json::Value {
         "pending_proposals": report.pending_proposals,
         "last_session_at": report.last_session_at.map(|at| at.to_string()),
         "repaired": report.repaired.as_ref().map(|r| json!({"problem": r.problem, "kept": r.kept, "from_commit": r.from_commit})),
-        "git": report.history.as_ref().map(|h| json!({
-            "commits": h.commits,
-            "last_subject": h.last_subject,
-            "last_at": h.last_at.map(|at| at.to_string()),
-            "uncommitted_changes": h.uncommitted_changes,
-        })),
+        "git": match &report.history {
+            Ok(history) => json!(history.as_ref().map(|h| json!({
+                "commits": h.commits,
+                "last_subject": h.last_subject,
+                "last_at": h.last_at.map(|at| at.to_string()),
+                "uncommitted_changes": h.uncommitted_changes,
+            }))),
+            Err(problem) => json!({"error": problem}),
+        },
     })
 }

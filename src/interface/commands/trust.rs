@@ -3,8 +3,6 @@
 use serde_json::json;
 
 use crate::application::Trust;
-use crate::domain::ports::ProjectContext;
-use crate::infrastructure::{FsProjectContext, FsTemplateSource};
 use crate::interface::cli::TrustArgs;
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
@@ -23,12 +21,12 @@ pub fn trust(args: &TrustArgs, app: &App) -> Result<(), CliError> {
                 .iter()
                 .map(|e| json!({"path": e.path, "sha256": e.sha256, "trusted_at": e.trusted_at.to_string()}))
                 .collect();
-            println!("{}", serde_json::Value::Array(rows));
+            crate::say!("{}", serde_json::Value::Array(rows));
         } else if entries.is_empty() {
-            println!("No project template is trusted.");
+            crate::say!("No project template is trusted.");
         } else {
             for entry in entries {
-                println!(
+                crate::say!(
                     "{}  {}  {}",
                     entry.trusted_at.human(),
                     &entry.sha256[..12.min(entry.sha256.len())],
@@ -39,24 +37,24 @@ pub fn trust(args: &TrustArgs, app: &App) -> Result<(), CliError> {
         return Ok(());
     }
     let cwd = app.project_dir(args.cwd.as_deref())?;
-    let project = pollster::block_on(FsProjectContext.project(&cwd));
-    let template = FsTemplateSource::project_path(&project.root);
+    let project = app.project(&cwd);
+    let template = app.project_template_path(&project.root);
     if args.revoke {
         let was = pollster::block_on(service.revoke(&template))?;
         if args.json {
-            println!("{}", json!({"path": template, "revoked": was}));
+            crate::say!("{}", json!({"path": template, "revoked": was}));
         } else if was {
-            println!("No longer trusted: {}", template.display());
+            crate::say!("No longer trusted: {}", template.display());
         } else {
-            println!("{} was not trusted.", template.display());
+            crate::say!("{} was not trusted.", template.display());
         }
         return Ok(());
     }
     let (path, sha256) = pollster::block_on(service.trust(&project.root, template))?;
     if args.json {
-        println!("{}", json!({"path": path, "sha256": sha256}));
+        crate::say!("{}", json!({"path": path, "sha256": sha256}));
     } else {
-        println!(
+        crate::say!(
             "Trusted {} (sha256 {}). It reaches the model at each new session until it changes.",
             path.display(),
             &sha256[..12]

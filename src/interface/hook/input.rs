@@ -26,22 +26,34 @@ pub struct HookInput {
     pub custom_instructions: Option<String>,
     /// Why the session ended.
     pub reason: Option<String>,
+    /// What the user typed (`UserPromptSubmit`, Gemini CLI's `BeforeAgent`).
+    pub prompt: Option<String>,
 }
 
 impl HookInput {
     /// Parses a payload. Empty input is an empty payload; anything that is not a JSON object
-    /// is an empty payload plus a warning.
+    /// is an empty payload plus a warning; an object cut short (by the size bound or a
+    /// client that stopped writing) keeps the fields that arrived whole, with a warning.
     pub fn parse(bytes: &[u8]) -> (Self, Option<String>) {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return (Self::default(), None);
         }
-        let object = match serde_json::from_slice::<Value>(bytes) {
-            Ok(Value::Object(object)) => object,
+        let (object, warning) = match serde_json::from_slice::<Value>(bytes) {
+            Ok(Value::Object(object)) => (object, None),
             Ok(_) => {
                 return (
                     Self::default(),
                     Some("hook input is not a JSON object; ignored".into()),
                 );
+            }
+            Err(error) if error.is_eof() => {
+                let fields = super::salvage_fields(bytes);
+                let warning = format!(
+                    "hook input was cut short after {} bytes; kept {} whole field(s)",
+                    bytes.len(),
+                    fields.len()
+                );
+                (fields, Some(warning))
             }
             Err(error) => {
                 return (
@@ -73,8 +85,9 @@ impl HookInput {
             trigger: text("trigger"),
             custom_instructions: text("custom_instructions"),
             reason: text("reason"),
+            prompt: text("prompt"),
         };
-        (input, None)
+        (input, warning)
     }
 }
 
@@ -107,6 +120,16 @@ mod tests {
         let (input, warning) = HookInput::parse(bytes);
         assert_eq!(input, HookInput::default());
         assert_eq!(warning.is_some(), warns);
+    }
+
+    #[test]
+    fn a_payload_cut_short_keeps_the_fields_that_arrived_whole() {
+        let mut bytes = br#"{"session_id": "s1", "cwd": "/home/u/p", "prompt": ""#.to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', 2 << 20));
+        let (input, warning) = HookInput::parse(&bytes[..1 << 20]);
+        assert_eq!(input.session_id.as_deref(), Some("s1"));
+        assert_eq!(input.cwd, Some(PathBuf::from("/home/u/p")));
+        assert!(warning.unwrap().contains("cut short"));
     }
 
     #[test]

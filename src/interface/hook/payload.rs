@@ -27,6 +27,29 @@ pub fn session_start_payload(agent: Agent, context: &str, user_message: Option<&
     }
 }
 
+/// The prompt hook's stdout: nothing when nothing is recalled (the client then adds
+/// nothing), else the event's `additionalContext` in the shape each agent reads: Claude Code
+/// and Codex CLI under `UserPromptSubmit`, Gemini CLI under `BeforeAgent`.
+pub fn prompt_payload(agent: Agent, context: &str) -> Option<String> {
+    if context.is_empty() {
+        return None;
+    }
+    let event = match agent {
+        Agent::Claude | Agent::Codex => "UserPromptSubmit",
+        Agent::Gemini => "BeforeAgent",
+        Agent::Plain => return Some(context.to_owned()),
+    };
+    Some(
+        json!({
+            "hookSpecificOutput": {
+                "hookEventName": event,
+                "additionalContext": context,
+            }
+        })
+        .to_string(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,5 +81,25 @@ mod tests {
             session_start_payload(Agent::Plain, "text", Some("x")),
             "text"
         );
+    }
+
+    #[rstest::rstest]
+    #[case(Agent::Claude, "UserPromptSubmit")]
+    #[case(Agent::Codex, "UserPromptSubmit")]
+    #[case(Agent::Gemini, "BeforeAgent")]
+    fn a_recall_is_the_events_additional_context(#[case] agent: Agent, #[case] event: &str) {
+        let printed = prompt_payload(agent, "Learnings for this prompt").unwrap();
+        let value: serde_json::Value = serde_json::from_str(&printed).unwrap();
+        assert_eq!(value["hookSpecificOutput"]["hookEventName"], event);
+        assert_eq!(
+            value["hookSpecificOutput"]["additionalContext"],
+            "Learnings for this prompt"
+        );
+    }
+
+    #[test]
+    fn nothing_recalled_prints_nothing() {
+        assert_eq!(prompt_payload(Agent::Claude, ""), None);
+        assert_eq!(prompt_payload(Agent::Plain, "x").as_deref(), Some("x"));
     }
 }

@@ -2,9 +2,8 @@
 
 use std::process::ExitCode;
 
-use crate::application::{PreCompact, PreCompactRequest};
+use crate::application::PreCompactRequest;
 use crate::domain::session_id::SessionId;
-use crate::infrastructure::{ClaudeTranscriptReader, FsProjectContext};
 use crate::interface::composition::HOOK_LOCK_WAIT;
 use crate::interface::environment::Environment;
 
@@ -18,22 +17,17 @@ pub fn pre_compact(env: Environment) -> ExitCode {
                 .map_err(|error| diagnostics.push(error.to_string()))
                 .ok()
         });
-        let service = PreCompact::new(
-            app.states(HOOK_LOCK_WAIT),
-            ClaudeTranscriptReader,
-            FsProjectContext,
-            app.clock.clone(),
-        );
-        let outcome = pollster::block_on(service.record(PreCompactRequest {
-            session_id,
-            transcript: input.transcript_path.clone(),
-            cwd: app.cwd(input.cwd.as_deref()),
-            trigger: input.trigger.clone(),
-            custom_instructions: input.custom_instructions.clone(),
-            payload_model: input.model.clone(),
-            window: app.window_settings(),
-            slug_style: app.slug_style(),
-        }));
+        let outcome =
+            pollster::block_on(app.pre_compact(HOOK_LOCK_WAIT).record(PreCompactRequest {
+                session_id,
+                transcript: input.transcript_path.clone(),
+                cwd: app.cwd(input.cwd.as_deref()),
+                trigger: input.trigger.clone(),
+                custom_instructions: input.custom_instructions.clone(),
+                payload_model: input.model.clone(),
+                window: app.window_settings(),
+                slug_style: app.slug_style(),
+            }));
         diagnostics.extend(outcome.warnings);
     })
 }

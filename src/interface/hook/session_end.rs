@@ -3,9 +3,8 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::application::{SessionEnd, SessionEndRequest};
+use crate::application::SessionEndRequest;
 use crate::domain::session_id::SessionId;
-use crate::infrastructure::{ClaudeTranscriptReader, FsProjectContext};
 use crate::interface::environment::Environment;
 
 use super::silent_hook;
@@ -23,21 +22,18 @@ pub fn session_end(env: Environment) -> ExitCode {
                 return diagnostics.push("no session_id in the payload; no handoff written".into());
             }
         };
-        let service = SessionEnd::new(
-            app.handoffs(),
-            ClaudeTranscriptReader,
-            FsProjectContext,
-            app.seeds(SESSION_END_LOCK_WAIT),
-            app.learning_proposals(),
-            app.clock.clone(),
-        );
-        let outcome = pollster::block_on(service.end(SessionEndRequest {
-            session_id,
-            transcript: input.transcript_path.clone(),
-            cwd: app.cwd(input.cwd.as_deref()),
-            settings: app.handoff_settings(),
-            proposals: app.proposal_settings(),
-        }));
+        let outcome = pollster::block_on(app.session_end(SESSION_END_LOCK_WAIT).end(
+            SessionEndRequest {
+                session_id,
+                transcript: input.transcript_path.clone(),
+                cwd: app.cwd(input.cwd.as_deref()),
+                settings: app.handoff_settings(),
+                proposals: app.proposal_settings(),
+            },
+        ));
+        if let Some(reason) = outcome.skipped {
+            diagnostics.push(format!("no handoff written: {reason}"));
+        }
         diagnostics.extend(outcome.warnings);
     })
 }

@@ -1,0 +1,207 @@
+//! Handoff quality on real sessions (`tests/fixtures/real-sessions/`): each transcript goes
+//! through the real reader, the handoff builder and the session-start section, within the
+//! handoff's share of the budget; the injected text is checked against the gold facts a
+//! labeller wrote for the next session (see the set's README for the matching rule).
+//!
+//! `cargo bench --bench handoff` prints the tune part's fact recall (plain and weighted),
+//! injected size and the noise strings found; `-- --heldout` adds the held-out part (measure
+//! it once, when tuning is done). `-- --detail tune` adds each tune session's missed facts and
+//! its injected text; the held-out part is never shown in detail.
+
+use std::path::Path;
+
+use carryover::domain::handoff::{
+    HANDOFF_MAX_CHARS, HandoffOrigin, HandoffScope, build_handoff, handoff_section, read_handoff,
+};
+use carryover::domain::ports::{DigestScope, TranscriptReader};
+use carryover::domain::seed::Timestamp;
+use carryover::infrastructure::ClaudeTranscriptReader;
+use serde::Deserialize;
+
+const GOLD: [&str; 3] = [
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
+];
+
+#[derive(Deserialize)]
+struct GoldFile {
+    sessions: Vec<Session>,
+}
+
+#[derive(Deserialize)]
+struct Session {
+    file: String,
+    split: String,
+    cwd: String,
+    facts: Vec<Fact>,
+    #[serde(default)]
+    noise: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Fact {
+    id: String,
+    kind: String,
+    fact: String,
+    #[serde(rename = "match")]
+    groups: Vec<Vec<String>>,
+    weight: u32,
+}
+
+/// One session's figures.
+struct Scored {
+    facts: usize,
+    recalled: usize,
+    weight: u32,
+    weight_recalled: u32,
+    chars: usize,
+    noise: Vec<String>,
+    missed: Vec<String>,
+    text: String,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|arg| arg == "--list") {
+        return;
+    }
+    let detail = args
+        .iter()
+        .position(|arg| arg == "--detail")
+        .and_then(|at| args.get(at + 1))
+        .cloned();
+    let sessions: Vec<Session> = GOLD
+        .iter()
+        .flat_map(|text| {
+            serde_json::from_str::<GoldFile>(text)
+                .expect("gold file")
+                .sessions
+        })
+        .collect();
+    println!(
+        "| Split | Sessions | Fact recall | Weighted recall | Injected chars (mean / max) | Noise found |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    // The held-out part is measured once, when a change is done being tuned: `--heldout`.
+    let splits: &[&str] = match args.iter().any(|arg| arg == "--heldout") {
+        true => &["tune", "heldout"],
+        false => &["tune"],
+    };
+    for &split in splits {
+        let scored: Vec<(&Session, Scored)> = sessions
+            .iter()
+            .filter(|session| session.split == split)
+            .map(|session| (session, score(session)))
+            .collect();
+        let facts: usize = scored.iter().map(|(_, s)| s.facts).sum();
+        let recalled: usize = scored.iter().map(|(_, s)| s.recalled).sum();
+        let weight: u32 = scored.iter().map(|(_, s)| s.weight).sum();
+        let weight_recalled: u32 = scored.iter().map(|(_, s)| s.weight_recalled).sum();
+        let chars: Vec<usize> = scored.iter().map(|(_, s)| s.chars).collect();
+        let noise: usize = scored.iter().map(|(_, s)| s.noise.len()).sum();
+        println!(
+            "| {split} | {} | {:.2} ({recalled}/{facts}) | {:.2} | {:.0} / {} | {noise} |",
+            scored.len(),
+            recalled as f64 / facts.max(1) as f64,
+            f64::from(weight_recalled) / f64::from(weight.max(1)),
+            chars.iter().sum::<usize>() as f64 / chars.len().max(1) as f64,
+            chars.iter().max().unwrap_or(&0),
+        );
+        if detail.as_deref() == Some(split) && split == "tune" {
+            for (session, scored) in &scored {
+                eprintln!(
+                    "\n== {} {}/{} facts, {} chars, noise {:?}",
+                    session.file, scored.recalled, scored.facts, scored.chars, scored.noise
+                );
+                for missed in &scored.missed {
+                    eprintln!("  missed {missed}");
+                }
+                eprintln!("{}", scored.text);
+            }
+        }
+    }
+}
+
+/// The injected text of one session's handoff, scored against its gold facts.
+fn score(session: &Session) -> Scored {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/real-sessions")
+        .join(&session.file);
+    let text = injected(&path, &session.cwd);
+    let haystack = normalise(&text);
+    let mut scored = Scored {
+        facts: session.facts.len(),
+        recalled: 0,
+        weight: 0,
+        weight_recalled: 0,
+        chars: text.chars().count(),
+        noise: Vec::new(),
+        missed: Vec::new(),
+        text,
+    };
+    for fact in &session.facts {
+        scored.weight += fact.weight;
+        let found = fact.groups.iter().all(|group| {
+            group
+                .iter()
+                .any(|alternative| haystack.contains(&normalise(alternative)))
+        });
+        if found {
+            scored.recalled += 1;
+            scored.weight_recalled += fact.weight;
+        } else {
+            scored.missed.push(format!(
+                "{} [{}] {:?}: {}",
+                fact.id, fact.kind, fact.groups, fact.fact
+            ));
+        }
+    }
+    scored.noise = session
+        .noise
+        .iter()
+        .filter(|noise| haystack.contains(&normalise(noise)))
+        .cloned()
+        .collect();
+    scored
+}
+
+/// What the next session would be shown: the transcript read whole, the handoff built,
+/// written, read back and cut to its share.
+fn injected(transcript: &Path, cwd: &str) -> String {
+    let digest = pollster::block_on(ClaudeTranscriptReader.digest(transcript, DigestScope::Whole))
+        .expect("the transcript reads");
+    let now = Timestamp::parse("2026-11-23T09:00:00Z").expect("timestamp");
+    let name = cwd
+        .rsplit(['/', '\\'])
+        .find(|part| !part.is_empty())
+        .unwrap_or("project");
+    let handoff = build_handoff(
+        &digest,
+        HandoffScope {
+            session_id: "bench",
+            project_name: name,
+            root: cwd,
+            previous: None,
+        },
+        now,
+    );
+    let parsed = read_handoff(&handoff.render()).expect("a handoff reads back");
+    handoff_section(
+        &parsed,
+        HandoffOrigin::Previous,
+        "~/.local/share/carryover/projects/project/handoffs/bench.md",
+        now,
+        now,
+        HANDOFF_MAX_CHARS,
+    )
+    .render()
+}
+
+/// Lowercased with whitespace collapsed, as the gold's matching rule says.
+fn normalise(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}

@@ -1,0 +1,128 @@
+//! Learning proposals on real user messages (`tests/fixtures/real-sessions/messages-*.json`,
+//! 680 messages of 33 published Claude Code sessions, labelled durable or not): precision and
+//! recall of the phrase rules at the session-end floor, per language.
+//!
+//! `cargo bench --bench proposals` prints the tune part; `-- --heldout` adds the held-out part
+//! (measure it once, when tuning is done). `-- --detail` lists the tune part's false
+//! proposals and misses; `-- --explain ID` every candidate of one tune message.
+
+use carryover::domain::extraction::candidates_from;
+use serde_json::Value;
+
+const SETS: [&str; 3] = [
+    include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
+];
+/// The session-end floor (`ProposalSettings::default().floor`).
+const FLOOR: f64 = 0.65;
+
+struct Message {
+    id: String,
+    text: String,
+    language: String,
+    durable: bool,
+    split: String,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|arg| arg == "--list") {
+        return;
+    }
+    let detail = args.iter().any(|arg| arg == "--detail");
+    // `--explain ID` prints every candidate (below the floor too) of one tune message.
+    let explain = args
+        .iter()
+        .position(|arg| arg == "--explain")
+        .and_then(|at| args.get(at + 1));
+    let messages: Vec<Message> = SETS
+        .iter()
+        .flat_map(|text| {
+            let value: Value = serde_json::from_str(text).expect("a labelled set is JSON");
+            let list = value
+                .get("messages")
+                .cloned()
+                .unwrap_or(value)
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            list.into_iter().map(|m| Message {
+                id: m["id"].as_str().unwrap_or_default().to_owned(),
+                text: m["text"].as_str().unwrap_or_default().to_owned(),
+                language: m["language"].as_str().unwrap_or("en").to_owned(),
+                durable: m["durable"].as_bool().unwrap_or(false),
+                split: m["split"].as_str().unwrap_or("tune").to_owned(),
+            })
+        })
+        .collect();
+    if let Some(id) = explain {
+        for message in messages.iter().filter(|m| m.split == "tune" && &m.id == id) {
+            for candidate in candidates_from(std::slice::from_ref(&message.text)) {
+                eprintln!(
+                    "{:.2} {:?} {:?}",
+                    candidate.confidence, candidate.family, candidate.text
+                );
+            }
+        }
+        return;
+    }
+    let splits: &[&str] = match args.iter().any(|arg| arg == "--heldout") {
+        true => &["tune", "heldout"],
+        false => &["tune"],
+    };
+    println!("| part | language | messages | durable | proposed | precision | recall |");
+    println!("|---|---|---:|---:|---:|---:|---:|");
+    for &split in splits {
+        let part: Vec<&Message> = messages.iter().filter(|m| m.split == split).collect();
+        let mut languages: Vec<&str> = part.iter().map(|m| m.language.as_str()).collect();
+        languages.sort_unstable();
+        languages.dedup();
+        for language in std::iter::once("all").chain(languages) {
+            let chosen: Vec<&&Message> = part
+                .iter()
+                .filter(|m| language == "all" || m.language == language)
+                .collect();
+            let (mut proposed, mut correct) = (0usize, 0usize);
+            let durable = chosen.iter().filter(|m| m.durable).count();
+            for message in &chosen {
+                let found = candidates_from(std::slice::from_ref(&message.text));
+                let best = found.iter().find(|c| c.confidence >= FLOOR);
+                if let Some(best) = best {
+                    proposed += 1;
+                    correct += usize::from(message.durable);
+                    if detail && split == "tune" && language == "all" && !message.durable {
+                        eprintln!(
+                            "FALSE {} {:?} -> {:?}",
+                            message.id,
+                            clip(&message.text),
+                            best.text
+                        );
+                    }
+                } else if detail && split == "tune" && language == "all" && message.durable {
+                    eprintln!("MISS  {} {:?}", message.id, clip(&message.text));
+                }
+            }
+            println!(
+                "| {split} | {language} | {} | {durable} | {proposed} | {} | {} |",
+                chosen.len(),
+                ratio(correct, proposed),
+                ratio(correct, durable),
+            );
+        }
+    }
+}
+
+fn ratio(part: usize, whole: usize) -> String {
+    match whole {
+        0 => "–".to_owned(),
+        _ => format!("{:.2} ({part}/{whole})", part as f64 / whole as f64),
+    }
+}
+
+fn clip(text: &str) -> String {
+    text.chars()
+        .take(160)
+        .collect::<String>()
+        .replace('\n', " ")
+}

@@ -1,0 +1,234 @@
+//! `carryover statusline`: the gauge under Claude Code's prompt, and the session's exact
+//! context window recorded for pre-compact and the compaction notice.
+
+use std::path::PathBuf;
+
+use crate::domain::compaction::Fill;
+use crate::domain::format::{GaugeReading, context_gauge};
+use crate::domain::ports::{ProjectContext, SeedRepository, SessionRecordStore};
+use crate::domain::project::SlugStyle;
+use crate::domain::session_id::SessionId;
+
+use super::WindowSettings;
+
+/// What the client's status-line payload says.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StatusRequest {
+    /// The session.
+    pub session_id: Option<String>,
+    /// Its project directory.
+    pub cwd: PathBuf,
+    /// Tokens in context (`context_window.total_input_tokens`); `None` before the first reply.
+    pub tokens: Option<u64>,
+    /// The window (`context_window.context_window_size`).
+    pub window: Option<u64>,
+    /// The model id, for when the client does not say the window.
+    pub model: Option<String>,
+}
+
+/// The line and what went wrong on the way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusOutcome {
+    /// The gauge.
+    pub line: String,
+    /// For the log.
+    pub diagnostics: Vec<String>,
+}
+
+/// Prints the gauge. Never fails: a status line must always show something.
+pub struct StatusLine<S, R, P> {
+    seeds: S,
+    records: R,
+    projects: P,
+    window: WindowSettings,
+    slug_style: SlugStyle,
+}
+
+impl<S: SeedRepository, R: SessionRecordStore, P: ProjectContext> StatusLine<S, R, P> {
+    /// A use case over the given ports.
+    pub fn new(
+        seeds: S,
+        records: R,
+        projects: P,
+        window: WindowSettings,
+        slug_style: SlugStyle,
+    ) -> Self {
+        Self {
+            seeds,
+            records,
+            projects,
+            window,
+            slug_style,
+        }
+    }
+
+    /// The gauge for `request`; records the client's window for the session when it is new
+    /// (the file is written only when the figure changes, not at every refresh).
+    pub async fn run(&self, request: StatusRequest) -> StatusOutcome {
+        let mut diagnostics = Vec::new();
+        let (window, _) = self
+            .window
+            .window(request.window, request.model.as_deref(), None);
+        if let (Some(raw), Some(reported)) = (request.session_id.as_deref(), request.window) {
+            self.record_window(&request, raw, reported, &mut diagnostics)
+                .await;
+        }
+        let fill = request.tokens.map(|tokens| {
+            let fill = Fill::of(tokens, window.tokens);
+            (fill, self.window.thresholds.tier(fill))
+        });
+        let pending = match self.seeds.load().await {
+            Ok(Some(loaded)) => loaded.seed.pending_proposals().count(),
+            Ok(None) => 0,
+            Err(error) => {
+                diagnostics.push(error.to_string());
+                0
+            }
+        };
+        let reading = GaugeReading {
+            tokens: request.tokens,
+            window: window.tokens,
+            fill,
+        };
+        StatusOutcome {
+            line: context_gauge(reading, pending),
+            diagnostics,
+        }
+    }
+
+    async fn record_window(
+        &self,
+        request: &StatusRequest,
+        raw: &str,
+        reported: u64,
+        diagnostics: &mut Vec<String>,
+    ) {
+        let id = match SessionId::parse(raw) {
+            Ok(id) => id,
+            Err(error) => return diagnostics.push(error.to_string()),
+        };
+        let slug = self
+            .projects
+            .project(&request.cwd)
+            .await
+            .slug(self.slug_style);
+        let known = match self.records.load(&slug, &id).await {
+            Ok(record) => record.and_then(|r| r.context_window),
+            Err(error) => {
+                diagnostics.push(error.to_string());
+                None
+            }
+        };
+        if known == Some(reported) {
+            return;
+        }
+        let recorded = self
+            .records
+            .update(
+                &slug,
+                &id,
+                Box::new(move |current| {
+                    let mut record = current.unwrap_or_default();
+                    record.context_window = Some(reported);
+                    record
+                }),
+            )
+            .await;
+        if let Err(error) = recorded {
+            diagnostics.push(error.to_string());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::application::testing::project_at;
+    use crate::domain::ports::{LoadedSeed, MockSeedRepository, MockSessionRecordStore};
+    use crate::domain::seed::decode_seed;
+    use crate::domain::session_record::SessionRecord;
+    use rstest::rstest;
+
+    fn seeds() -> MockSeedRepository {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_load().returning(|| {
+            Ok(Some(LoadedSeed {
+                seed: decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap(),
+                repaired: None,
+            }))
+        });
+        seeds
+    }
+
+    fn records(known: Option<u64>, writes: usize) -> MockSessionRecordStore {
+        let mut records = MockSessionRecordStore::new();
+        records.expect_load().returning(move |_, _| {
+            Ok(known.map(|w| SessionRecord {
+                context_window: Some(w),
+                ..SessionRecord::default()
+            }))
+        });
+        records
+            .expect_update()
+            .times(writes)
+            .returning(|_, _, edit| {
+                let record = edit(None);
+                assert_eq!(record.context_window, Some(1_000_000));
+                Ok(record)
+            });
+        records
+    }
+
+    fn request(tokens: Option<u64>, window: Option<u64>, model: Option<&str>) -> StatusRequest {
+        StatusRequest {
+            session_id: Some("s1".into()),
+            cwd: "/home/user/code/notes".into(),
+            tokens,
+            window,
+            model: model.map(str::to_owned),
+        }
+    }
+
+    #[rstest]
+    #[case::the_clients_window(
+        request(Some(720_000), Some(1_000_000), None),
+        None,
+        1,
+        "ctx 72% (720k/1M) WARNING · 3 proposals to review"
+    )]
+    #[case::written_once(
+        request(Some(720_000), Some(1_000_000), None),
+        Some(1_000_000),
+        0,
+        "ctx 72% (720k/1M) WARNING · 3 proposals to review"
+    )]
+    #[case::before_the_first_reply(
+        request(None, Some(1_000_000), None),
+        None,
+        1,
+        "ctx –/1M · 3 proposals to review"
+    )]
+    #[case::no_window_from_the_client(
+        request(Some(171_243), None, Some("claude-sonnet-5")),
+        None,
+        0,
+        "ctx 17% (171k/1M) NOMINAL · 3 proposals to review"
+    )]
+    fn prints_the_gauge_and_records_the_window_when_new(
+        #[case] request: StatusRequest,
+        #[case] known: Option<u64>,
+        #[case] writes: usize,
+        #[case] line: &str,
+    ) {
+        let service = StatusLine::new(
+            seeds(),
+            records(known, writes),
+            project_at("/home/user/code/notes"),
+            WindowSettings::default(),
+            SlugStyle::Path,
+        );
+        let outcome = pollster::block_on(service.run(request));
+        assert_eq!(outcome.line, line);
+        assert!(outcome.diagnostics.is_empty(), "{:?}", outcome.diagnostics);
+    }
+}

@@ -1,0 +1,303 @@
+//! Claude Code's own memory (ADR 0014): the Markdown files it saves under
+//! `~/.claude/projects/<sanitized project path>/memory/`, read as learnings to propose. The
+//! agent already judged each worth remembering, so they are proposed with high confidence,
+//! but still as proposals: the user decides what carryover keeps.
+
+use crate::domain::redaction::redact;
+use crate::domain::scope::ProposedScope;
+use crate::domain::seed::LearningKind;
+
+/// The folder's index of its memories (`MEMORY.md`), which is not a memory itself.
+pub const MEMORY_INDEX: &str = "MEMORY.md";
+
+/// Memory files larger than this are not read: Claude Code keeps each one short, and a
+/// transcript or a folder may point at anything.
+pub const MAX_MEMORY_FILE_BYTES: u64 = 64 * 1024;
+
+/// A learning taken from a memory is at most this long (in characters).
+pub const MAX_MEMORY_TEXT: usize = 200;
+
+/// One memory, as carryover would propose it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentMemory {
+    /// The front matter's `name`, when it has one.
+    pub name: Option<String>,
+    /// Which list it would join.
+    pub kind: LearningKind,
+    /// The learning: the description, else the body's first sentence; redacted and clipped.
+    pub text: String,
+    /// Whether it is about the user (and so holds in every project).
+    pub about_user: bool,
+}
+
+impl AgentMemory {
+    /// Where it belongs: a memory about the user is global, any other is the project's;
+    /// `force_project` (`import --project`) makes every one the project's.
+    pub fn scope(&self, force_project: bool) -> ProposedScope {
+        if self.about_user && !force_project {
+            ProposedScope::Global
+        } else {
+            ProposedScope::Project
+        }
+    }
+}
+
+/// Reads a memory file leniently: front matter is optional and anything it does not
+/// understand is ignored. `None` when nothing in it makes a learning.
+pub fn parse_agent_memory(text: &str) -> Option<AgentMemory> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let (fields, body) = split_front_matter(text);
+    let field = |key: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.is_empty())
+    };
+    let memory_type = field("type").or_else(|| field("metadata.type"));
+    let learning = field("description")
+        .map(str::to_owned)
+        .or_else(|| first_sentence(body))?;
+    let learning = clip(&redact(&collapse_spaces(&learning)), MAX_MEMORY_TEXT);
+    if !learning.chars().any(char::is_alphanumeric) {
+        return None;
+    }
+    Some(AgentMemory {
+        name: field("name").map(str::to_owned),
+        kind: memory_kind(memory_type.unwrap_or_default()),
+        text: learning,
+        about_user: memory_type.is_some_and(|t| t.eq_ignore_ascii_case("user")),
+    })
+}
+
+/// The learning kind a memory type maps to: feedback on how to work is a pattern, facts about
+/// the user are self-knowledge, and project facts, references and anything unknown are
+/// insights.
+pub fn memory_kind(memory_type: &str) -> LearningKind {
+    match memory_type.trim().to_ascii_lowercase().as_str() {
+        "feedback" => LearningKind::Pattern,
+        "user" => LearningKind::SelfKnowledge,
+        _ => LearningKind::Insight,
+    }
+}
+
+/// Whether `path` names a memory file in a Claude Code memory folder
+/// (`…/.claude/projects/<project>/memory/<name>.md`, either separator, not the `MEMORY.md`
+/// index). A transcript is untrusted input: only such a path is ever read from one, and a
+/// relative path or one with `..` is refused.
+pub fn is_agent_memory_path(path: &str) -> bool {
+    let absolute = path.starts_with(['/', '\\'])
+        || path
+            .as_bytes()
+            .get(1..3)
+            .is_some_and(|rest| rest[0] == b':' && matches!(rest[1], b'/' | b'\\'));
+    if !absolute || path.contains('\0') {
+        return false;
+    }
+    let parts: Vec<&str> = path.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
+    if parts.contains(&"..") {
+        return false;
+    }
+    let [.., claude, projects, project, memory, file] = parts[..] else {
+        return false;
+    };
+    claude == ".claude"
+        && projects == "projects"
+        && project != "."
+        && memory == "memory"
+        && is_memory_file_name(file)
+}
+
+/// Whether a file name in a memory folder names a memory: `<name>.md`, not the index.
+pub fn is_memory_file_name(name: &str) -> bool {
+    name.strip_suffix(".md")
+        .is_some_and(|stem| !stem.is_empty())
+        && !name.eq_ignore_ascii_case(MEMORY_INDEX)
+}
+
+/// The name Claude Code gives a project's folder under `projects/`: its path with every
+/// character that is not an ASCII letter or digit replaced by `-`.
+pub fn claude_project_folder(project_path: &str) -> String {
+    project_path
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+/// The front matter's `key: value` fields (a nested `metadata:` block's as `metadata.key`),
+/// unquoted, and the body after it; without front matter, no fields and the whole text.
+fn split_front_matter(text: &str) -> (Vec<(String, String)>, &str) {
+    let mut lines = text.split_inclusive('\n');
+    if lines.next().map(str::trim_end) != Some("---") {
+        return (Vec::new(), text);
+    }
+    let mut fields = Vec::new();
+    let mut offset = text.find('\n').map_or(text.len(), |i| i + 1);
+    let mut parent: Option<String> = None;
+    for line in lines {
+        offset += line.len();
+        if line.trim_end() == "---" {
+            return (fields, &text[offset..]);
+        }
+        let indented = line.starts_with([' ', '\t']);
+        let Some((key, value)) = line.trim().split_once(':') else {
+            continue;
+        };
+        let (key, value) = (key.trim(), unquote(value.trim()));
+        match (indented, &parent) {
+            (false, _) => {
+                parent = value.is_empty().then(|| key.to_owned());
+                fields.push((key.to_owned(), value));
+            }
+            (true, Some(parent)) => fields.push((format!("{parent}.{key}"), value)),
+            (true, None) => {}
+        }
+    }
+    // An unclosed block is no front matter: the text is all body.
+    (Vec::new(), text)
+}
+
+fn unquote(value: &str) -> String {
+    let quoted = value.len() >= 2
+        && ((value.starts_with('"') && value.ends_with('"'))
+            || (value.starts_with('\'') && value.ends_with('\'')));
+    if quoted {
+        value[1..value.len() - 1].to_owned()
+    } else {
+        value.to_owned()
+    }
+}
+
+/// The body's first line of prose (headings' and list items' markers dropped), cut at its
+/// first sentence's end.
+fn first_sentence(body: &str) -> Option<String> {
+    let line = body
+        .lines()
+        .map(|line| {
+            line.trim()
+                .trim_start_matches('#')
+                .trim_start_matches(['-', '*', '>'])
+                .trim()
+        })
+        .find(|line| line.chars().any(char::is_alphanumeric))?;
+    let end = line
+        .match_indices(". ")
+        .map(|(i, _)| i + 1)
+        .next()
+        .unwrap_or(line.len());
+    Some(line[..end].to_owned())
+}
+
+fn collapse_spaces(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `text` cut to `max` characters at a word boundary, with an ellipsis when cut.
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(max - 1).collect();
+    let cut = match cut.rfind(' ') {
+        Some(space) if space > max / 2 => &cut[..space],
+        _ => &cut[..],
+    };
+    format!("{}…", cut.trim_end_matches([' ', ',', ';', ':']))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case::top_level_type(
+        "---\nname: terse\ndescription: Prefers terse answers without a closing summary\ntype: feedback\n---\nBody.\n",
+        Some((LearningKind::Pattern, "Prefers terse answers without a closing summary", false))
+    )]
+    #[case::nested_metadata_type(
+        "---\nname: role\ndescription: \"Mara is a backend engineer who reads Rust daily\"\nmetadata:\n  type: user\n---\n",
+        Some((LearningKind::SelfKnowledge, "Mara is a backend engineer who reads Rust daily", true))
+    )]
+    #[case::project_is_an_insight(
+        "---\ndescription: The payments service deploys on Thursdays only\ntype: project\n---\n",
+        Some((LearningKind::Insight, "The payments service deploys on Thursdays only", false))
+    )]
+    #[case::reference_is_an_insight(
+        "---\ndescription: Grafana board for latency is at grafana.internal/d/api\ntype: reference\n---\n",
+        Some((LearningKind::Insight, "Grafana board for latency is at grafana.internal/d/api", false))
+    )]
+    #[case::unknown_type_is_an_insight(
+        "---\ndescription: Builds need Node 22\ntype: hunch\n---\n",
+        Some((LearningKind::Insight, "Builds need Node 22", false))
+    )]
+    #[case::no_description_takes_the_first_sentence(
+        "---\nname: tests\ntype: feedback\n---\n\n# Use rstest tables. One row per case.\n",
+        Some((LearningKind::Pattern, "Use rstest tables.", false))
+    )]
+    #[case::no_front_matter(
+        "Integration tests need Postgres on port 5433\n",
+        Some((LearningKind::Insight, "Integration tests need Postgres on port 5433", false))
+    )]
+    #[case::empty_body_and_no_description("---\nname: x\ntype: user\n---\n\n", None)]
+    #[case::only_punctuation("---\ndescription: \"---\"\n---\n- \n", None)]
+    fn parses_memories(#[case] text: &str, #[case] expected: Option<(LearningKind, &str, bool)>) {
+        let parsed = parse_agent_memory(text).map(|m| (m.kind, m.text, m.about_user));
+        assert_eq!(
+            parsed,
+            expected.map(|(kind, text, user)| (kind, text.to_owned(), user))
+        );
+    }
+
+    #[test]
+    fn long_texts_are_clipped_and_secrets_redacted() {
+        let long = format!("---\ndescription: {}\n---\n", "word ".repeat(100));
+        let memory = parse_agent_memory(&long).unwrap();
+        assert!(memory.text.chars().count() <= MAX_MEMORY_TEXT);
+        assert!(memory.text.ends_with('…'));
+        let secret = "---\ndescription: The staging token is ghp_Xk9mQ2vL7pR4sT8wY1nB3cD6fG0hJ5aZ2eWq\n---\n";
+        let memory = parse_agent_memory(secret).unwrap();
+        assert!(!memory.text.contains("ghp_Xk9m"), "{}", memory.text);
+    }
+
+    #[rstest]
+    #[case::user_is_global("user", false, ProposedScope::Global)]
+    #[case::user_forced_to_the_project("user", true, ProposedScope::Project)]
+    #[case::feedback_is_the_projects("feedback", false, ProposedScope::Project)]
+    #[case::project_is_the_projects("project", false, ProposedScope::Project)]
+    fn scope_follows_the_type(
+        #[case] memory_type: &str,
+        #[case] force_project: bool,
+        #[case] expected: ProposedScope,
+    ) {
+        let text = format!("---\ndescription: Something worth keeping\ntype: {memory_type}\n---\n");
+        let memory = parse_agent_memory(&text).unwrap();
+        assert_eq!(memory.scope(force_project), expected);
+    }
+
+    #[rstest]
+    #[case::unix(
+        "/home/u/.claude/projects/-home-u-code-shop-api/memory/feedback_terse.md",
+        true
+    )]
+    #[case::windows(r"C:\Users\u\.claude\projects\C--code-app\memory\user_role.md", true)]
+    #[case::the_index("/home/u/.claude/projects/-p/memory/MEMORY.md", false)]
+    #[case::not_markdown("/home/u/.claude/projects/-p/memory/notes.txt", false)]
+    #[case::nested_deeper("/home/u/.claude/projects/-p/memory/old/a.md", false)]
+    #[case::outside_projects("/home/u/.claude/memory/a.md", false)]
+    #[case::not_claudes("/home/u/code/app/projects/-p/memory/a.md", false)]
+    #[case::relative(".claude/projects/-p/memory/a.md", false)]
+    #[case::parent_dirs("/home/u/.claude/projects/../../etc/memory/a.md", false)]
+    #[case::bare_extension("/home/u/.claude/projects/-p/memory/.md", false)]
+    fn recognises_memory_paths(#[case] path: &str, #[case] expected: bool) {
+        assert_eq!(is_agent_memory_path(path), expected);
+    }
+
+    #[rstest]
+    #[case("/home/u/code/shop-api", "-home-u-code-shop-api")]
+    #[case("/home/u/my.app_v2", "-home-u-my-app-v2")]
+    #[case(r"C:\code\app", "C--code-app")]
+    fn names_the_project_folder_as_claude_code_does(#[case] path: &str, #[case] folder: &str) {
+        assert_eq!(claude_project_folder(path), folder);
+    }
+}

@@ -1,0 +1,117 @@
+//! Changed files as a handoff lists them: relative to the project, grouped by directory,
+//! the most recently and most often edited first, with how many more there were.
+
+use crate::domain::transcript::ChangedFile;
+
+/// A path relative to `root` when it lies inside it, or `../…` when it lies beside it (a
+/// worktree next to the checkout); either separator, so a Windows session read elsewhere
+/// still shortens.
+pub fn relative_path(path: &str, root: &str) -> String {
+    let root = root.trim_end_matches(['/', '\\']);
+    if root.is_empty() {
+        return path.to_owned();
+    }
+    if let Some(rest) = inside(path, root) {
+        return rest;
+    }
+    match root.rfind(['/', '\\']) {
+        Some(at) if at > 1 => {
+            inside(path, &root[..at]).map_or_else(|| path.to_owned(), |rest| format!("../{rest}"))
+        }
+        _ => path.to_owned(),
+    }
+}
+
+fn inside(path: &str, dir: &str) -> Option<String> {
+    let rest = path.strip_prefix(dir)?;
+    rest.starts_with(['/', '\\'])
+        .then(|| rest[1..].replace('\\', "/"))
+}
+
+/// Lines like `src/handoff/: build.rs (3 edits), read.rs` for the newest `max_groups`
+/// directories, then `+N more files` when some were left out.
+pub fn file_groups(files: &[&ChangedFile], root: &str, max_files: usize) -> Vec<String> {
+    let mut ordered: Vec<&ChangedFile> = files.to_vec();
+    ordered.sort_by(|a, b| b.last.cmp(&a.last).then(b.edits.cmp(&a.edits)));
+    let shown = ordered.len().min(max_files);
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for file in &ordered[..shown] {
+        let path = relative_path(&file.path, root);
+        let (dir, name) = match path.rfind(['/', '\\']) {
+            Some(at) => (path[..=at].to_owned(), path[at + 1..].to_owned()),
+            None => (String::new(), path.clone()),
+        };
+        let name = match file.edits {
+            0 | 1 => name,
+            edits => format!("{name} ({edits} edits)"),
+        };
+        match groups.iter_mut().find(|(known, _)| *known == dir) {
+            Some((_, names)) => names.push(name),
+            None => groups.push((dir, vec![name])),
+        }
+    }
+    let mut lines: Vec<String> = groups
+        .into_iter()
+        .map(|(dir, names)| match dir.is_empty() {
+            true => names.join(", "),
+            false => format!("{dir}: {}", names.join(", ")),
+        })
+        .collect();
+    if ordered.len() > shown {
+        lines.push(format!("+{} more files", ordered.len() - shown));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    fn file(path: &str, edits: u32, last: u64) -> ChangedFile {
+        ChangedFile {
+            path: path.into(),
+            edits,
+            last,
+        }
+    }
+
+    #[rstest]
+    #[case("/p/src/a.rs", "/p", "src/a.rs")]
+    #[case("/p/src/a.rs", "/p/", "src/a.rs")]
+    #[case("/pp/a.rs", "/p", "/pp/a.rs")]
+    #[case(
+        "/home/u/worktrees/core/a.md",
+        "/home/u/repo",
+        "../worktrees/core/a.md"
+    )]
+    #[case(r"D:\oh-my-posh\src\a.go", r"D:\oh-my-posh", "src/a.go")]
+    #[case("/elsewhere/b.rs", "/p", "/elsewhere/b.rs")]
+    fn shortens_paths_inside_the_project(
+        #[case] path: &str,
+        #[case] root: &str,
+        #[case] expected: &str,
+    ) {
+        assert_eq!(relative_path(path, root), expected);
+    }
+
+    #[test]
+    fn groups_by_directory_newest_first_and_counts_the_rest() {
+        let files = [
+            file("/p/src/a.rs", 1, 1),
+            file("/p/docs/x.md", 1, 2),
+            file("/p/src/b.rs", 3, 5),
+            file("/p/README.md", 1, 4),
+        ];
+        let refs: Vec<&ChangedFile> = files.iter().collect();
+        assert_eq!(
+            file_groups(&refs, "/p", 3),
+            vec![
+                "src/: b.rs (3 edits)",
+                "README.md",
+                "docs/: x.md",
+                "+1 more files"
+            ]
+        );
+    }
+}

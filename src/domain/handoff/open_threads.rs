@@ -1,0 +1,223 @@
+//! What a session left open, judged from how it ended: an unanswered request, an error, a
+//! question to the user, edits not committed, a failed check, open todos, tasks a compaction
+//! summary listed as pending.
+
+use crate::domain::format::clip;
+use crate::domain::transcript::{Ending, SessionDigest, TodoStatus};
+
+use super::compact_summary::CompactSummary;
+use super::file_groups::relative_path;
+
+const MAX_LINE: usize = 240;
+/// Phrases with which a reply hands the next move to the user.
+const AWAITING: [&str; 14] = [
+    "if you agree",
+    "shall i",
+    "should i",
+    "would you like",
+    "want me to",
+    "let me know",
+    "do you want",
+    "which option",
+    "which one",
+    "your call",
+    "approve",
+    "confirm",
+    "ready to proceed",
+    "how would you like",
+];
+
+/// The session's open threads, the most pressing first.
+pub fn open_threads(digest: &SessionDigest, summary: &CompactSummary, root: &str) -> Vec<String> {
+    let mut threads = Vec::new();
+    let last_request = digest.user_requests.last().map(|r| clip(r, MAX_LINE));
+    match (&digest.ending, &last_request) {
+        (Ending::ApiError(error), _) => threads.push(format!(
+            "The session ended on an API error: {}",
+            clip(error, MAX_LINE)
+        )),
+        (Ending::Unanswered, Some(request)) => {
+            threads.push(format!("Last request, not answered: {request}"));
+        }
+        (Ending::Interrupted, Some(request)) => threads.push(format!(
+            "The user interrupted the work on the last request: {request}"
+        )),
+        _ => {}
+    }
+    if let Some(check) = digest.last_check.as_ref().filter(|check| !check.passed) {
+        threads.push(clip(
+            &format!("Last check failed: `{}`: {}", check.command, check.summary),
+            MAX_LINE,
+        ));
+    }
+    if digest.ending == Ending::Replied
+        && let Some(question) = digest.last_assistant_message.as_deref().and_then(awaiting)
+    {
+        threads.push(format!("Awaiting the user's answer: {question}"));
+    }
+    let uncommitted = digest.uncommitted_files();
+    if !uncommitted.is_empty() {
+        let names: Vec<String> = uncommitted
+            .iter()
+            .take(5)
+            .map(|file| relative_path(&file.path, root))
+            .collect();
+        let more = match uncommitted.len().saturating_sub(5) {
+            0 => String::new(),
+            more => format!(" (+{more} more)"),
+        };
+        let when = match digest.commits.is_empty() {
+            true => "Edits not committed in this session",
+            false => "Edited after the last commit",
+        };
+        threads.push(clip(
+            &format!("{when}: {}{more}", names.join(", ")),
+            MAX_LINE,
+        ));
+    }
+    for status in [TodoStatus::InProgress, TodoStatus::Pending] {
+        for todo in digest.todos_in(status).take(6) {
+            threads.push(format!(
+                "Todo ({status}): {}",
+                clip(&todo.content, MAX_LINE)
+            ));
+        }
+    }
+    let todos_open = digest
+        .todos
+        .iter()
+        .any(|todo| todo.status != TodoStatus::Completed);
+    if !todos_open {
+        for task in summary.pending.iter().take(3) {
+            threads.push(format!(
+                "Pending at the last compaction: {}",
+                clip(task, MAX_LINE)
+            ));
+        }
+    }
+    threads
+}
+
+/// The last paragraph of a reply when it asks the user something.
+fn awaiting(reply: &str) -> Option<String> {
+    let last = reply
+        .trim()
+        .rsplit("\n\n")
+        .find(|paragraph| !paragraph.trim().is_empty())?
+        .trim();
+    let lower = last.to_lowercase();
+    let asks = last.ends_with('?')
+        || last.ends_with('？')
+        || AWAITING.iter().any(|phrase| lower.contains(phrase));
+    asks.then(|| clip(last, MAX_LINE))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::transcript::{CheckRun, Commit, TodoItem};
+    use rstest::rstest;
+
+    fn digest(ending: Ending) -> SessionDigest {
+        SessionDigest {
+            user_requests: vec!["add retries".into(), "and a timeout test".into()],
+            user_turns: 2,
+            ending,
+            ..SessionDigest::default()
+        }
+    }
+
+    #[rstest]
+    #[case::unanswered(
+        Ending::Unanswered,
+        Some("Last request, not answered: and a timeout test")
+    )]
+    #[case::api_error(
+        Ending::ApiError("You've hit your session limit".into()),
+        Some("The session ended on an API error: You've hit your session limit")
+    )]
+    #[case::interrupted(
+        Ending::Interrupted,
+        Some("The user interrupted the work on the last request: and a timeout test")
+    )]
+    #[case::replied(Ending::Replied, None)]
+    fn judges_the_end(#[case] ending: Ending, #[case] expected: Option<&str>) {
+        let threads = open_threads(&digest(ending), &CompactSummary::default(), "/p");
+        assert_eq!(threads.first().map(String::as_str), expected);
+    }
+
+    #[rstest]
+    #[case::question("Done.\n\nShould I also update the docs?", true)]
+    #[case::if_you_agree("Plan below.\n\nIf you agree, I will start with step 1.", true)]
+    #[case::full_width_question("完了しました。\n\n次に進みますか？", true)]
+    #[case::statement("All tests pass.", false)]
+    fn notices_a_question_to_the_user(#[case] reply: &str, #[case] expected: bool) {
+        let mut digest = digest(Ending::Replied);
+        digest.last_assistant_message = Some(reply.into());
+        let threads = open_threads(&digest, &CompactSummary::default(), "/p");
+        assert_eq!(
+            threads
+                .iter()
+                .any(|t| t.starts_with("Awaiting the user's answer")),
+            expected,
+            "{threads:?}"
+        );
+    }
+
+    #[test]
+    fn edits_after_the_last_commit_are_open() {
+        let mut digest = digest(Ending::Replied);
+        digest.uses_git = true;
+        digest.touch_file("/p/src/a.rs");
+        let at = digest.tick();
+        digest.commits.push(Commit {
+            hash: "abc1234".into(),
+            subject: "x".into(),
+            branch: "main".into(),
+            at,
+        });
+        digest.touch_file("/p/src/b.rs");
+        let threads = open_threads(&digest, &CompactSummary::default(), "/p");
+        assert_eq!(threads, vec!["Edited after the last commit: src/b.rs"]);
+    }
+
+    #[test]
+    fn without_git_edits_are_not_judged() {
+        let mut digest = digest(Ending::Replied);
+        digest.touch_file("/p/src/a.rs");
+        assert!(open_threads(&digest, &CompactSummary::default(), "/p").is_empty());
+    }
+
+    #[test]
+    fn failed_checks_open_todos_and_compaction_tasks() {
+        let mut digest = digest(Ending::Replied);
+        digest.last_check = Some(CheckRun {
+            command: "npm run build".into(),
+            passed: false,
+            summary: "TypeError: generate is not a function".into(),
+        });
+        let summary = CompactSummary {
+            pending: vec!["Fix the duplicate keys".into()],
+            ..CompactSummary::default()
+        };
+        let threads = open_threads(&digest, &summary, "/p");
+        assert_eq!(
+            threads,
+            vec![
+                "Last check failed: `npm run build`: TypeError: generate is not a function",
+                "Pending at the last compaction: Fix the duplicate keys"
+            ]
+        );
+        digest.todos.push(TodoItem {
+            content: "Write the docs".into(),
+            status: TodoStatus::Pending,
+        });
+        let threads = open_threads(&digest, &summary, "/p");
+        assert_eq!(threads[1], "Todo (pending): Write the docs");
+        assert_eq!(
+            threads.len(),
+            2,
+            "open todos supersede the compaction's list"
+        );
+    }
+}

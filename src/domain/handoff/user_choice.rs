@@ -1,0 +1,98 @@
+//! Requests in which the user made a choice ("let's go with X", "use X instead of Y"): the
+//! decisions a next session must not reopen.
+
+/// Phrases that mark a choice, in the languages of the real sessions measured.
+const CHOICE_MARKERS: [&str; 34] = [
+    "let's go with",
+    "lets go with",
+    "go with ",
+    "let's use",
+    "lets use",
+    "instead of",
+    "rather than",
+    "i prefer",
+    "we'll use",
+    "we will use",
+    "stick with",
+    "switch to",
+    "don't use",
+    "do not use",
+    "decided",
+    "option ",
+    "nehmen wir",
+    "lass uns",
+    "statt ",
+    "にしよう",
+    "でいこう",
+    "で行こう",
+    "ではなく",
+    "じゃなくて",
+    "にして",
+    "就用",
+    "改用",
+    "决定",
+    "不要用",
+    "算了",
+    "로 하자",
+    "으로 하자",
+    "대신",
+    "방식으로",
+];
+
+/// Requests longer than this are specifications or pasted text, not a choice.
+const MAX_CHOICE_CHARS: usize = 280;
+
+/// Whether a request records a choice of the user's.
+pub fn is_user_choice(request: &str) -> bool {
+    if request.chars().count() > MAX_CHOICE_CHARS || request.starts_with('/') {
+        return false;
+    }
+    let lower = request.to_lowercase();
+    CHOICE_MARKERS.iter().any(|marker| lower.contains(marker))
+}
+
+/// Whether a written file records a decision (an ADR, a decision log).
+pub fn is_decision_file(path: &str) -> bool {
+    let lower = path.replace('\\', "/").to_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    lower.contains("/adr/")
+        || lower.contains("/adrs/")
+        || lower.contains("/decisions/")
+        || name.starts_with("adr-")
+        || name.contains("decision")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case("ok let's go with the stash approach", true)]
+    #[case("use Ark UI instead of Chakra's TreeView", true)]
+    #[case("option 5, single line", true)]
+    #[case("算了，不禁用他", true)]
+    #[case("スカッシュマージにしよう", true)]
+    #[case("fix the login bug", false)]
+    #[case("/kitchen:order use the plan instead of the draft", false)]
+    fn recognises_choices(#[case] request: &str, #[case] expected: bool) {
+        assert_eq!(is_user_choice(request), expected);
+    }
+
+    #[test]
+    fn a_long_specification_is_no_choice() {
+        assert!(!is_user_choice(&format!(
+            "{} instead of",
+            "spec ".repeat(80)
+        )));
+    }
+
+    #[rstest]
+    #[case("docs/adr/0004-cache.md", true)]
+    #[case("/p/docs/decisions/use-postgres.md", true)]
+    #[case("DECISIONS.md", true)]
+    #[case("src/adrian.rs", false)]
+    fn recognises_decision_files(#[case] path: &str, #[case] expected: bool) {
+        assert_eq!(is_decision_file(path), expected);
+    }
+}

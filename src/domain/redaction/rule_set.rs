@@ -1,0 +1,386 @@
+//! A set of secret-detection rules in gitleaks' format, run as gitleaks runs them: a rule is
+//! tried only when one of its keywords occurs in the text, its secret is the configured capture
+//! group, a finding needs the secret's Shannon entropy above the rule's threshold, and
+//! allowlists (global, then the rule's) drop findings that are placeholders.
+//!
+//! Patterns are compiled as byte regexes without Unicode classes, which is Go RE2's meaning of
+//! `\w`, `\d`, `\s` and `\b` in gitleaks' patterns (and 35 times faster to compile than the
+//! Unicode forms), and only when a keyword first calls for them: compiling all 230 rules takes
+//! tens of milliseconds, more than a hook may spend.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
+use regex::bytes::{Regex, RegexBuilder};
+use serde::Deserialize;
+
+/// Compiled regexes may grow this large (gitleaks' generic rule needs more than the default).
+const SIZE_LIMIT: usize = 64 << 20;
+
+/// Rules as their TOML file spells them.
+#[derive(Debug, Deserialize)]
+struct RuleFile {
+    #[serde(default)]
+    allowlist: Option<AllowlistSpec>,
+    #[serde(default)]
+    rules: Vec<RuleSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RuleSpec {
+    id: String,
+    regex: String,
+    #[serde(default, rename = "secretGroup")]
+    secret_group: usize,
+    #[serde(default)]
+    entropy: Option<f64>,
+    #[serde(default)]
+    keywords: Vec<String>,
+    #[serde(default)]
+    allowlists: Vec<AllowlistSpec>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct AllowlistSpec {
+    #[serde(default)]
+    condition: Option<String>,
+    #[serde(default, rename = "regexTarget")]
+    regex_target: Option<String>,
+    #[serde(default)]
+    regexes: Vec<String>,
+    #[serde(default)]
+    stopwords: Vec<String>,
+}
+
+/// What an allowlist's regexes look at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Secret,
+    Match,
+    Line,
+}
+
+/// A pattern compiled on first use; `None` when it does not compile (skipped, never fatal).
+#[derive(Debug)]
+struct LazyRegex {
+    source: String,
+    compiled: OnceLock<Option<Regex>>,
+}
+
+impl LazyRegex {
+    fn new(source: String) -> Self {
+        Self {
+            source,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    fn get(&self) -> Option<&Regex> {
+        self.compiled
+            .get_or_init(|| {
+                RegexBuilder::new(&self.source)
+                    .unicode(false)
+                    .size_limit(SIZE_LIMIT)
+                    .build()
+                    .ok()
+            })
+            .as_ref()
+    }
+}
+
+#[derive(Debug)]
+struct Allowlist {
+    all_of: bool,
+    target: Target,
+    regexes: Vec<LazyRegex>,
+    stopwords: Vec<String>,
+}
+
+impl Allowlist {
+    fn from_spec(spec: AllowlistSpec) -> Self {
+        Self {
+            all_of: spec
+                .condition
+                .is_some_and(|c| c.eq_ignore_ascii_case("and")),
+            target: match spec.regex_target.as_deref() {
+                Some("match") => Target::Match,
+                Some("line") => Target::Line,
+                _ => Target::Secret,
+            },
+            regexes: spec.regexes.into_iter().map(LazyRegex::new).collect(),
+            stopwords: spec
+                .stopwords
+                .into_iter()
+                .map(|w| w.to_ascii_lowercase())
+                .collect(),
+        }
+    }
+
+    /// Whether this allowlist lets the finding through as harmless.
+    fn allows(&self, secret: &[u8], matched: &[u8], line: &[u8]) -> bool {
+        let target = match self.target {
+            Target::Secret => secret,
+            Target::Match => matched,
+            Target::Line => line,
+        };
+        let by_regex = (!self.regexes.is_empty()).then(|| {
+            self.regexes
+                .iter()
+                .any(|r| r.get().is_some_and(|r| r.is_match(target)))
+        });
+        let lower = secret.to_ascii_lowercase();
+        let by_stopword = (!self.stopwords.is_empty()).then(|| {
+            self.stopwords
+                .iter()
+                .any(|w| memchr::memmem::find(&lower, w.as_bytes()).is_some())
+        });
+        let verdicts = [by_regex, by_stopword].into_iter().flatten();
+        match self.all_of {
+            true => {
+                let mut verdicts = verdicts.peekable();
+                verdicts.peek().is_some() && verdicts.all(|v| v)
+            }
+            false => verdicts.into_iter().any(|v| v),
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Rule {
+    id: String,
+    regex: LazyRegex,
+    secret_group: usize,
+    entropy: Option<f64>,
+    allowlists: Vec<Allowlist>,
+}
+
+/// A compiled-in rule set.
+#[derive(Debug)]
+pub struct RuleSet {
+    rules: Vec<Rule>,
+    global: Option<Allowlist>,
+    /// Every rule's keywords, lowercased, with the rule each belongs to.
+    keywords: AhoCorasick,
+    keyword_rules: Vec<usize>,
+}
+
+/// A secret found in a text: its byte range and the rule that found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Where the secret is.
+    pub span: Range<usize>,
+    /// The rule's id.
+    pub rule: String,
+}
+
+impl RuleSet {
+    /// Parses rule files in gitleaks' TOML format (the first one's global allowlist applies to
+    /// all). Rules whose pattern does not compile are skipped when they first run.
+    pub fn parse(files: &[&str]) -> Result<Self, String> {
+        let mut rules = Vec::new();
+        let mut global = None;
+        let mut keywords = Vec::new();
+        let mut keyword_rules = Vec::new();
+        for text in files {
+            let file: RuleFile = toml::from_str(text).map_err(|e| e.to_string())?;
+            if global.is_none() {
+                global = file.allowlist.map(Allowlist::from_spec);
+            }
+            for spec in file.rules {
+                let index = rules.len();
+                for keyword in &spec.keywords {
+                    keywords.push(keyword.to_ascii_lowercase());
+                    keyword_rules.push(index);
+                }
+                rules.push(Rule {
+                    id: spec.id,
+                    regex: LazyRegex::new(spec.regex),
+                    secret_group: spec.secret_group,
+                    entropy: spec.entropy,
+                    allowlists: spec
+                        .allowlists
+                        .into_iter()
+                        .map(Allowlist::from_spec)
+                        .collect(),
+                });
+            }
+        }
+        let keywords = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(&keywords)
+            .map_err(|e| e.to_string())?;
+        Ok(Self {
+            rules,
+            global,
+            keywords,
+            keyword_rules,
+        })
+    }
+
+    /// How many rules the set holds.
+    pub fn len(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// True when it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// The secrets in `text`, in order of their start.
+    pub fn find(&self, text: &str) -> Vec<Finding> {
+        let bytes = text.as_bytes();
+        let mut triggered = vec![false; self.rules.len()];
+        for found in self.keywords.find_overlapping_iter(bytes) {
+            triggered[self.keyword_rules[found.pattern().as_usize()]] = true;
+        }
+        let mut findings = Vec::new();
+        for (rule, _) in self.rules.iter().zip(&triggered).filter(|(_, on)| **on) {
+            let Some(regex) = rule.regex.get() else {
+                continue;
+            };
+            for captures in regex.captures_iter(bytes) {
+                let whole = captures.get(0).expect("group 0 always matches");
+                let secret = match rule.secret_group {
+                    0 => (1..captures.len())
+                        .find_map(|i| captures.get(i).filter(|m| !m.is_empty()))
+                        .unwrap_or(whole),
+                    group => match captures.get(group) {
+                        Some(secret) => secret,
+                        None => continue,
+                    },
+                };
+                let secret_bytes = trim_newlines(secret.as_bytes());
+                if secret_bytes.is_empty() {
+                    continue;
+                }
+                if rule.entropy.is_some_and(|min| shannon(secret_bytes) <= min) {
+                    continue;
+                }
+                let line = line_around(bytes, whole.range());
+                let allowed = self
+                    .global
+                    .iter()
+                    .chain(&rule.allowlists)
+                    .any(|list| list.allows(secret_bytes, whole.as_bytes(), line));
+                if allowed {
+                    continue;
+                }
+                let start = secret.start();
+                findings.push(Finding {
+                    span: start..start + secret_bytes.len(),
+                    rule: rule.id.clone(),
+                });
+            }
+        }
+        findings.sort_by_key(|f| (f.span.start, std::cmp::Reverse(f.span.end)));
+        findings
+    }
+}
+
+fn trim_newlines(bytes: &[u8]) -> &[u8] {
+    let start = bytes
+        .iter()
+        .position(|b| *b != b'\n')
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| *b != b'\n')
+        .map_or(start, |e| e + 1);
+    &bytes[start..end.max(start)]
+}
+
+/// The line holding `range`.
+fn line_around(bytes: &[u8], range: Range<usize>) -> &[u8] {
+    let start = memchr::memrchr(b'\n', &bytes[..range.start]).map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &bytes[range.end..]).map_or(bytes.len(), |i| range.end + i);
+    &bytes[start..end]
+}
+
+/// Shannon entropy in bits per character, as gitleaks computes it.
+pub fn shannon(bytes: &[u8]) -> f64 {
+    if bytes.is_empty() {
+        return 0.0;
+    }
+    let mut counts = [0usize; 256];
+    for byte in bytes {
+        counts[usize::from(*byte)] += 1;
+    }
+    let length = bytes.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = c as f64 / length;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RULES: &str = r#"
+[allowlist]
+regexes = ['''^true$''']
+stopwords = ["example"]
+
+[[rules]]
+id = "assign"
+regex = '''(?i)\bkey\s*=\s*(\w+)'''
+secretGroup = 1
+entropy = 2.0
+keywords = ["key"]
+
+[[rules.allowlists]]
+regexTarget = "line"
+regexes = ['''# ignore''']
+
+[[rules]]
+id = "bad"
+regex = '''(unclosed'''
+keywords = ["key"]
+"#;
+
+    fn spans(set: &RuleSet, text: &str) -> Vec<String> {
+        set.find(text)
+            .into_iter()
+            .map(|f| text[f.span].to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn keyword_group_entropy_and_allowlists_decide() {
+        let set = RuleSet::parse(&[RULES]).unwrap();
+        assert_eq!(set.len(), 2);
+        assert_eq!(spans(&set, "KEY = a8Fk2Qz9"), ["a8Fk2Qz9"]);
+        assert!(
+            spans(&set, "no trigger = a8Fk2Qz9").is_empty(),
+            "no keyword"
+        );
+        assert!(
+            spans(&set, "key = aaaaaaaa").is_empty(),
+            "too little entropy"
+        );
+        assert!(spans(&set, "key = true").is_empty(), "global allowlist");
+        assert!(spans(&set, "key = example12").is_empty(), "stopword");
+        assert!(
+            spans(&set, "key = a8Fk2Qz9 # ignore").is_empty(),
+            "the rule's line allowlist"
+        );
+    }
+
+    #[test]
+    fn unicode_word_characters_are_not_word_characters_as_in_go() {
+        let set = RuleSet::parse(&[RULES]).unwrap();
+        assert_eq!(spans(&set, "key = ab9Q4é"), ["ab9Q4"]);
+    }
+
+    #[test]
+    fn entropy_is_bits_per_character() {
+        assert_eq!(shannon(b"aaaa"), 0.0);
+        assert!((shannon(b"abcd") - 2.0).abs() < 1e-9);
+    }
+}

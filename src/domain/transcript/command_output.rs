@@ -1,0 +1,282 @@
+//! What a shell command's output says about the work: a commit git made, a push, a pull
+//! request or deploy address, a test or build run.
+
+use crate::domain::format::clip;
+
+/// A commit as `git commit` reports it: `[main 37016ac] Fix the tree view` (also
+/// `[main (root-commit) e2aec0d] …` and `[detached HEAD 1a2b3c4] …`).
+pub fn parse_commit(output: &str) -> Option<(String, String, String)> {
+    output.lines().find_map(|line| {
+        let rest = line.trim().strip_prefix('[')?;
+        let (inside, subject) = rest.split_once("] ")?;
+        let mut words = inside.split_whitespace();
+        let hash = words.next_back()?;
+        let is_hash = (7..=40).contains(&hash.len()) && hash.bytes().all(|b| b.is_ascii_hexdigit());
+        let branch = words.next()?;
+        is_hash.then(|| {
+            (
+                hash.to_owned(),
+                subject.trim().to_owned(),
+                branch.to_owned(),
+            )
+        })
+    })
+}
+
+/// The refs a `git push` updated (`main -> main`), as git prints them to the user.
+pub fn parse_push(output: &str) -> Vec<String> {
+    output
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let (left, right) = line.split_once(" -> ")?;
+            let from = left.split_whitespace().next_back()?;
+            let to = right.split_whitespace().next()?;
+            let looks_like_update = left.contains("..")
+                || left.contains("[new branch]")
+                || left.starts_with('+')
+                || left.contains("[new tag]");
+            looks_like_update.then(|| format!("{from} -> {to}"))
+        })
+        .collect()
+}
+
+/// Pull request, merge request, issue and deploy addresses in a command's output (not the
+/// "create a pull request" suggestion a push prints).
+pub fn find_links(output: &str) -> Vec<String> {
+    output
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')' | '<' | '>'))
+        .filter(|word| word.starts_with("https://"))
+        .map(|word| word.trim_end_matches(['.', ',', ';', ':']))
+        .filter(|url| is_pull_request(url) || is_deploy(url))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn is_pull_request(url: &str) -> bool {
+    let numbered = |marker: &str| {
+        url.split_once(marker).is_some_and(|(_, rest)| {
+            let number = rest.split(['/', '#', '?']).next().unwrap_or_default();
+            !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
+        })
+    };
+    numbered("/pull/") || numbered("/-/merge_requests/") || numbered("/issues/")
+}
+
+fn is_deploy(url: &str) -> bool {
+    let host = url
+        .trim_start_matches("https://")
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or_default();
+    [
+        ".vercel.app",
+        ".netlify.app",
+        ".onrender.com",
+        ".pages.dev",
+        ".fly.dev",
+        ".herokuapp.com",
+        ".github.io",
+        ".workers.dev",
+        ".web.app",
+    ]
+    .iter()
+    .any(|suffix| host.ends_with(suffix))
+}
+
+/// Words that make a command a test, build, lint or type check.
+const CHECK_WORDS: [&str; 14] = [
+    "test",
+    "tests",
+    "build",
+    "lint",
+    "check",
+    "clippy",
+    "typecheck",
+    "type-check",
+    "tsc",
+    "pytest",
+    "jest",
+    "vitest",
+    "rspec",
+    "ci",
+];
+/// Tools after which `CHECK_WORDS` count (`npm run build`, `cargo test`, `mise run lint`).
+const RUNNERS: [&str; 17] = [
+    "cargo",
+    "npm",
+    "pnpm",
+    "yarn",
+    "bun",
+    "npx",
+    "go",
+    "make",
+    "mise",
+    "just",
+    "gradle",
+    "./gradlew",
+    "mvn",
+    "dotnet",
+    "swift",
+    "python",
+    "uv",
+];
+
+/// Whether a shell command runs tests, a build, a linter or a type checker.
+pub fn is_check_command(command: &str) -> bool {
+    command
+        .split(['&', ';', '|'])
+        .map(str::split_whitespace)
+        .any(|mut words| {
+            let Some(first) = words.next() else {
+                return false;
+            };
+            let first = first.rsplit('/').next().unwrap_or(first);
+            if matches!(
+                first,
+                "pytest" | "jest" | "vitest" | "tsc" | "rspec" | "phpunit"
+            ) {
+                return true;
+            }
+            RUNNERS.contains(&first)
+                && words.take(4).any(|word| {
+                    CHECK_WORDS
+                        .iter()
+                        .any(|check| word == *check || word.starts_with(&format!("{check}:")))
+                })
+        })
+}
+
+/// Markers of the line that sums a run up.
+const SUMMARY_MARKERS: [&str; 10] = [
+    "passed",
+    "failed",
+    "error",
+    "passing",
+    "failing",
+    "test result",
+    "✓",
+    "✗",
+    "finished",
+    "built",
+];
+
+/// The line of a check's output that says how it went: the last one naming passes,
+/// failures or errors, else the last non-empty line.
+pub fn check_summary(output: &str) -> String {
+    let lines: Vec<&str> = output
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with("…[trimmed"))
+        .collect();
+    let telling = lines.iter().rev().find(|line| {
+        let lower = line.to_lowercase();
+        SUMMARY_MARKERS.iter().any(|marker| lower.contains(marker))
+    });
+    clip(telling.or(lines.last()).copied().unwrap_or_default(), 160)
+}
+
+/// Shell commands that only look (`ls`, `git status`): running them is not work done.
+pub fn is_read_only_command(command: &str) -> bool {
+    let command = command.trim_start();
+    let first = command.split_whitespace().next().unwrap_or_default();
+    let looking = [
+        "ls", "cat", "head", "tail", "pwd", "echo", "find", "grep", "rg", "which", "wc", "tree",
+        "stat", "file", "du", "df", "env", "printenv", "whoami", "date", "sleep",
+    ];
+    if looking.contains(&first) {
+        return true;
+    }
+    let git = [
+        "git status",
+        "git log",
+        "git diff",
+        "git show",
+        "git branch",
+        "git remote",
+    ];
+    git.iter().any(|prefix| command.starts_with(prefix))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case::plain("[main 37016ac] Fix tree view\n 3 files changed", Some(("37016ac", "Fix tree view", "main")))]
+    #[case::root("[main (root-commit) e2aec0d] Initial commit", Some(("e2aec0d", "Initial commit", "main")))]
+    #[case::detached("[detached HEAD 1a2b3c4d] wip", Some(("1a2b3c4d", "wip", "detached")))]
+    #[case::hook_output_first("gitleaks.....Passed\n[feat/x 9759adb] chore: ignore", Some(("9759adb", "chore: ignore", "feat/x")))]
+    #[case::nothing("nothing to commit, working tree clean", None)]
+    #[case::not_a_hash("[main notahash] x", None)]
+    fn parses_commits(#[case] output: &str, #[case] expected: Option<(&str, &str, &str)>) {
+        let parsed = parse_commit(output);
+        assert_eq!(
+            parsed
+                .as_ref()
+                .map(|(h, s, b)| (h.as_str(), s.as_str(), b.as_str())),
+            expected
+        );
+    }
+
+    #[rstest]
+    #[case::fast_forward("To github.com:a/b.git\n   1887972..df4989c  main -> main", vec!["main -> main"])]
+    #[case::new_branch(" * [new branch]      feat/x -> feat/x", vec!["feat/x -> feat/x"])]
+    #[case::forced(" + 94ef59c...fb2a14b main -> main (forced update)", vec!["main -> main"])]
+    #[case::up_to_date("Everything up-to-date", vec![])]
+    fn parses_pushes(#[case] output: &str, #[case] expected: Vec<&str>) {
+        assert_eq!(parse_push(output), expected);
+    }
+
+    #[rstest]
+    #[case::pull_request("https://github.com/a/b/pull/123", vec!["https://github.com/a/b/pull/123"])]
+    #[case::suggestion("remote: https://github.com/a/b/pull/new/feat", vec![])]
+    #[case::merge_request("see https://gitlab.com/a/b/-/merge_requests/7.", vec!["https://gitlab.com/a/b/-/merge_requests/7"])]
+    #[case::deploy("Deployed to https://shop-abc.vercel.app", vec!["https://shop-abc.vercel.app"])]
+    #[case::other("https://docs.rs/serde", vec![])]
+    #[case::issue("https://github.com/a/b/issues/2", vec!["https://github.com/a/b/issues/2"])]
+    #[case::issue_list("https://github.com/a/b/issues", vec![])]
+    fn finds_links(#[case] output: &str, #[case] expected: Vec<&str>) {
+        assert_eq!(find_links(output), expected);
+    }
+
+    #[rstest]
+    #[case("cargo test --locked", true)]
+    #[case("cd web && npm run build", true)]
+    #[case("mise run lint", true)]
+    #[case("pnpm test:unit", true)]
+    #[case("pytest -q tests/", true)]
+    #[case("/usr/bin/tsc --noEmit", true)]
+    #[case("go test ./...", true)]
+    #[case("npm install", false)]
+    #[case("git commit -m 'test'", false)]
+    #[case("echo build", false)]
+    fn recognises_checks(#[case] command: &str, #[case] expected: bool) {
+        assert_eq!(is_check_command(command), expected, "{command}");
+    }
+
+    #[rstest]
+    #[case(
+        "running 12 tests\n....\ntest result: ok. 12 passed; 0 failed\n\nDoc-tests",
+        "test result: ok. 12 passed; 0 failed"
+    )]
+    #[case(
+        "compiled\nTypeError: generate is not a function\n",
+        "TypeError: generate is not a function"
+    )]
+    #[case("done in 2s\n", "done in 2s")]
+    #[case("", "")]
+    fn sums_up_checks(#[case] output: &str, #[case] expected: &str) {
+        assert_eq!(check_summary(output), expected);
+    }
+
+    #[rstest]
+    #[case("ls -la", true)]
+    #[case("git status --short", true)]
+    #[case("git commit -m x", false)]
+    #[case("npm install", false)]
+    fn tells_looking_from_doing(#[case] command: &str, #[case] expected: bool) {
+        assert_eq!(is_read_only_command(command), expected);
+    }
+}

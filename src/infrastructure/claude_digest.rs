@@ -1,0 +1,492 @@
+//! A session's digest, row by row, from Claude Code's transcript rows: requests, replies, tool
+//! calls paired with their results (a call that failed did no work), titles, compaction
+//! summaries, the agent memory files the session saved (ADR 0014) and how the session ended.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::domain::agent_memory::{MAX_MEMORY_FILE_BYTES, is_agent_memory_path};
+use crate::domain::transcript::{
+    CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, SessionDigest, TodoItem, TodoStatus,
+    check_summary, clean_request, find_links, is_check_command, is_read_only_command, parse_commit,
+    parse_push,
+};
+
+use super::regular_file::read_regular_utf8_no_follow;
+
+/// Tool calls waiting for their results, at most: a session that never gets results back
+/// must not grow without bound.
+const MAX_PENDING: usize = 10_000;
+/// How much of a command's output is kept to judge it.
+const OUTPUT_KEPT: usize = 4 * 1024;
+
+#[derive(Deserialize)]
+struct Row<'a> {
+    #[serde(rename = "type")]
+    kind: Option<&'a str>,
+    #[serde(rename = "isSidechain")]
+    sidechain: Option<bool>,
+    #[serde(rename = "isMeta")]
+    meta: Option<bool>,
+    #[serde(rename = "isCompactSummary")]
+    compact_summary: Option<bool>,
+    #[serde(rename = "isApiErrorMessage")]
+    api_error: Option<bool>,
+    #[serde(borrow)]
+    message: Option<Message<'a>>,
+    #[serde(rename = "customTitle")]
+    custom_title: Option<String>,
+    #[serde(rename = "aiTitle")]
+    ai_title: Option<String>,
+    summary: Option<String>,
+    #[serde(rename = "prUrl")]
+    pr_url: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Message<'a> {
+    model: Option<&'a str>,
+    #[serde(borrow)]
+    content: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Block<'a> {
+    #[serde(rename = "type")]
+    kind: Option<&'a str>,
+    text: Option<String>,
+    id: Option<String>,
+    name: Option<String>,
+    #[serde(borrow)]
+    input: Option<&'a RawValue>,
+    tool_use_id: Option<String>,
+    #[serde(borrow)]
+    content: Option<&'a RawValue>,
+    is_error: Option<bool>,
+}
+
+#[derive(Deserialize)]
+struct ToolInput {
+    file_path: Option<String>,
+    notebook_path: Option<String>,
+    todos: Option<Vec<TodoInput>>,
+    patch: Option<String>,
+    input: Option<String>,
+    subject: Option<String>,
+    command: Option<String>,
+    #[serde(rename = "taskId")]
+    task_id: Option<serde_json::Value>,
+    status: Option<String>,
+}
+
+/// A `Write` call's text, parsed only when it writes an agent memory.
+#[derive(Deserialize)]
+struct WriteInput {
+    content: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct TodoInput {
+    content: Option<String>,
+    subject: Option<String>,
+    status: Option<String>,
+}
+
+/// A tool call whose effect counts only once its result says it succeeded.
+enum Pending {
+    Files(Vec<String>),
+    /// A write or edit of an agent memory file: the text written, or `None` for an edit (the
+    /// file is read when the digest finishes).
+    Memory(String, Option<String>),
+    Todos(Vec<TodoItem>),
+    TaskCreate(String),
+    TaskUpdate(usize, TodoStatus),
+    Command(String),
+}
+
+/// Accumulates a digest row by row.
+#[derive(Default)]
+pub(super) struct DigestBuilder {
+    digest: SessionDigest,
+    pending: HashMap<String, Pending>,
+    custom_title: Option<String>,
+    ai_title: Option<String>,
+    summary_title: Option<String>,
+    /// Agent memory files written or edited, in order of their last change: the text written,
+    /// or `None` when the file on disk holds the latest text.
+    memories: Vec<(String, Option<String>)>,
+}
+
+impl DigestBuilder {
+    /// Reads one row (a line of the transcript); rows that do not parse are skipped.
+    pub(super) fn add_line(&mut self, line: &[u8]) {
+        if let Ok(row) = serde_json::from_slice::<Row>(line) {
+            self.add(&row);
+        }
+    }
+
+    /// A tool result too large to parse (file contents, long command output): only whether
+    /// it failed and the end of its output are read.
+    pub(super) fn add_bulky_result(&mut self, line: &[u8]) {
+        let head = &line[..line.len().min(2048)];
+        let Some(id) = tool_use_id(head) else { return };
+        let is_error = memchr::memmem::find(line, b"\"is_error\":true").is_some();
+        let tail = String::from_utf8_lossy(&line[line.len().saturating_sub(OUTPUT_KEPT)..])
+            .replace("\\n", "\n");
+        self.resolve(&id, is_error, &tail);
+    }
+
+    fn add(&mut self, row: &Row<'_>) {
+        if row.sidechain == Some(true) {
+            return;
+        }
+        match row.kind {
+            Some("user") if row.meta != Some(true) => self.user(row),
+            Some("assistant") => self.assistant(row),
+            Some("custom-title") => self.custom_title.clone_from(&row.custom_title),
+            Some("ai-title") => self.ai_title.clone_from(&row.ai_title),
+            Some("summary") => self.summary_title.clone_from(&row.summary),
+            Some("pr-link") => {
+                if let Some(url) = &row.pr_url {
+                    self.link(url.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn user(&mut self, row: &Row<'_>) {
+        let Some(content) = row.message.as_ref().and_then(|m| m.content) else {
+            return;
+        };
+        let raw = content.get();
+        let text = if raw.starts_with('"') {
+            serde_json::from_str::<String>(raw).ok()
+        } else {
+            let Ok(blocks) = serde_json::from_str::<Vec<Block>>(raw) else {
+                return;
+            };
+            let mut texts = Vec::new();
+            for block in blocks {
+                match block.kind {
+                    Some("tool_result") => {
+                        if let Some(id) = block.tool_use_id.as_deref() {
+                            let output = block.content.map(result_text).unwrap_or_default();
+                            self.resolve(id, block.is_error == Some(true), &output);
+                        }
+                    }
+                    Some("text") => texts.extend(block.text),
+                    _ => {}
+                }
+            }
+            (!texts.is_empty()).then(|| texts.join("\n"))
+        };
+        let Some(text) = text else { return };
+        if row.compact_summary == Some(true) {
+            self.digest.compact_summary = Some(text);
+            self.digest.committed_since_compaction = false;
+            return;
+        }
+        if text
+            .trim_start()
+            .starts_with("[Request interrupted by user")
+        {
+            self.digest.ending = Ending::Interrupted;
+            return;
+        }
+        if let Some(request) = clean_request(&text) {
+            self.digest.push_request(request);
+        }
+    }
+
+    fn assistant(&mut self, row: &Row<'_>) {
+        let Some(content) = row.message.as_ref().and_then(|m| m.content) else {
+            return;
+        };
+        let Ok(blocks) = serde_json::from_str::<Vec<Block>>(content.get()) else {
+            return;
+        };
+        let text = blocks
+            .iter()
+            .filter(|block| block.kind == Some("text"))
+            .filter_map(|block| block.text.as_deref().map(str::trim))
+            .filter(|text| !text.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let synthetic = row.message.as_ref().and_then(|m| m.model) == Some("<synthetic>");
+        if row.api_error == Some(true) {
+            if !text.is_empty() {
+                self.digest.ending = Ending::ApiError(text);
+            }
+            return;
+        }
+        if synthetic {
+            return;
+        }
+        for block in &blocks {
+            if block.kind == Some("tool_use") {
+                self.tool_use(block);
+            }
+        }
+        if !text.is_empty() {
+            self.digest.last_assistant_message = Some(text);
+            self.digest.ending = Ending::Replied;
+        }
+    }
+
+    fn tool_use(&mut self, block: &Block<'_>) {
+        let (Some(id), Some(name), Some(input)) =
+            (block.id.clone(), block.name.as_deref(), block.input)
+        else {
+            return;
+        };
+        if self.pending.len() >= MAX_PENDING {
+            return;
+        }
+        if matches!(name, "apply_patch" | "ApplyPatch") && input.get().starts_with('"') {
+            if let Ok(patch) = serde_json::from_str::<String>(input.get()) {
+                self.pending.insert(id, Pending::Files(patch_files(&patch)));
+            }
+            return;
+        }
+        let Ok(input) = serde_json::from_str::<ToolInput>(input.get()) else {
+            return;
+        };
+        let pending = match name {
+            "Write" | "Edit" | "MultiEdit"
+                if input.file_path.as_deref().is_some_and(is_agent_memory_path) =>
+            {
+                let path = input.file_path.unwrap_or_default();
+                let written = (name == "Write")
+                    .then(|| serde_json::from_str::<WriteInput>(block.input?.get()).ok())
+                    .flatten()
+                    .and_then(|write| write.content)
+                    .filter(|text| text.len() as u64 <= MAX_MEMORY_FILE_BYTES);
+                Some(Pending::Memory(path, written))
+            }
+            "Write" | "Edit" | "MultiEdit" => input.file_path.map(|p| Pending::Files(vec![p])),
+            "NotebookEdit" => input
+                .notebook_path
+                .or(input.file_path)
+                .map(|p| Pending::Files(vec![p])),
+            "apply_patch" | "ApplyPatch" => input
+                .patch
+                .or(input.input)
+                .map(|patch| Pending::Files(patch_files(&patch))),
+            "TodoWrite" => input.todos.map(|todos| {
+                Pending::Todos(
+                    todos
+                        .into_iter()
+                        .take(MAX_TODOS)
+                        .filter_map(|todo| {
+                            let content = todo.content.or(todo.subject)?;
+                            let status = todo
+                                .status
+                                .as_deref()
+                                .and_then(TodoStatus::parse)
+                                .unwrap_or(TodoStatus::Pending);
+                            Some(TodoItem { content, status })
+                        })
+                        .collect(),
+                )
+            }),
+            "TaskCreate" => input.subject.map(Pending::TaskCreate),
+            "TaskUpdate" => {
+                let index = input.task_id.as_ref().and_then(|id| match id {
+                    serde_json::Value::String(s) => s.parse::<usize>().ok(),
+                    serde_json::Value::Number(n) => {
+                        n.as_u64().and_then(|n| usize::try_from(n).ok())
+                    }
+                    _ => None,
+                });
+                let status = input.status.as_deref().and_then(TodoStatus::parse);
+                index.zip(status).map(|(i, s)| Pending::TaskUpdate(i, s))
+            }
+            "Bash" | "shell" | "exec_command" | "run_shell_command" => {
+                input.command.map(Pending::Command)
+            }
+            _ => None,
+        };
+        if let Some(pending) = pending {
+            self.pending.insert(id, pending);
+        }
+    }
+
+    /// A tool call's result: its effect counts when it succeeded.
+    fn resolve(&mut self, id: &str, is_error: bool, output: &str) {
+        let Some(pending) = self.pending.remove(id) else {
+            return;
+        };
+        if let Pending::Command(command) = &pending {
+            self.command(command, is_error, output);
+            return;
+        }
+        if is_error {
+            return;
+        }
+        match pending {
+            Pending::Files(paths) => {
+                self.digest.work_done += 1;
+                for path in paths {
+                    self.digest.touch_file(&path);
+                }
+            }
+            Pending::Memory(path, written) => {
+                self.digest.work_done += 1;
+                self.digest.touch_file(&path);
+                self.memory(path, written);
+            }
+            Pending::Todos(todos) => self.digest.todos = todos,
+            Pending::TaskCreate(subject) if self.digest.todos.len() < MAX_TODOS => {
+                self.digest.todos.push(TodoItem {
+                    content: subject,
+                    status: TodoStatus::Pending,
+                });
+            }
+            Pending::TaskUpdate(index, status) => {
+                if let Some(todo) = index
+                    .checked_sub(1)
+                    .and_then(|i| self.digest.todos.get_mut(i))
+                {
+                    todo.status = status;
+                }
+            }
+            Pending::TaskCreate(_) | Pending::Command(_) => {}
+        }
+    }
+
+    fn command(&mut self, command: &str, is_error: bool, output: &str) {
+        let at = self.digest.tick();
+        if command.contains("git ") {
+            self.digest.uses_git = true;
+        }
+        if is_check_command(command) {
+            self.digest.last_check = Some(CheckRun {
+                command: command.lines().next().unwrap_or_default().trim().to_owned(),
+                passed: !is_error,
+                summary: check_summary(output),
+            });
+        }
+        if is_error {
+            return;
+        }
+        if !is_read_only_command(command) {
+            self.digest.work_done += 1;
+        }
+        if command.contains("commit")
+            && let Some((hash, subject, branch)) = parse_commit(output)
+            && !self.digest.commits.iter().any(|c| c.hash == hash)
+        {
+            self.digest.commits.push(Commit {
+                hash,
+                subject,
+                branch,
+                at,
+            });
+            self.digest.committed_since_compaction = true;
+        }
+        if command.contains("push") {
+            for push in parse_push(output) {
+                if !self.digest.pushes.contains(&push) {
+                    self.digest.pushes.push(push);
+                }
+            }
+        }
+        for url in find_links(output) {
+            self.link(url);
+        }
+    }
+
+    /// Records a change to a memory file; the latest change of each file counts.
+    fn memory(&mut self, path: String, written: Option<String>) {
+        if let Some(known) = self.memories.iter().position(|(p, _)| *p == path) {
+            self.memories.remove(known);
+        } else if self.memories.len() >= MAX_AGENT_MEMORIES {
+            return;
+        }
+        self.memories.push((path, written));
+    }
+
+    fn link(&mut self, url: String) {
+        if !self.digest.links.contains(&url) && self.digest.links.len() < 50 {
+            self.digest.links.push(url);
+        }
+    }
+
+    /// The digest, its requests trimmed and its title chosen (the user's own title first).
+    pub(super) fn finish(mut self) -> SessionDigest {
+        self.digest.trim_requests();
+        self.digest.title = self
+            .custom_title
+            .or(self.ai_title)
+            .or(self.summary_title)
+            .filter(|title| !title.trim().is_empty());
+        // An edit's result is only on disk. The path passed `is_agent_memory_path` when it was
+        // recorded; the read refuses links, devices and large files all the same.
+        self.digest.agent_memories = self
+            .memories
+            .into_iter()
+            .filter_map(|(path, written)| {
+                written.or_else(|| {
+                    read_regular_utf8_no_follow(Path::new(&path), MAX_MEMORY_FILE_BYTES).ok()
+                })
+            })
+            .collect();
+        self.digest
+    }
+}
+
+/// `*** Add File: path`, `*** Update File: path`, `*** Move to: path` lines of a patch.
+fn patch_files(patch: &str) -> Vec<String> {
+    patch
+        .lines()
+        .filter_map(|line| {
+            ["*** Add File: ", "*** Update File: ", "*** Move to: "]
+                .iter()
+                .find_map(|prefix| line.strip_prefix(prefix))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A tool result's text: a string, or its text blocks; only its end is kept.
+fn result_text(content: &RawValue) -> String {
+    let raw = content.get();
+    let text = if raw.starts_with('"') {
+        serde_json::from_str::<String>(raw).unwrap_or_default()
+    } else {
+        serde_json::from_str::<Vec<Block>>(raw)
+            .map(|blocks| {
+                blocks
+                    .into_iter()
+                    .filter_map(|block| block.text)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .unwrap_or_default()
+    };
+    if text.len() <= OUTPUT_KEPT {
+        return text;
+    }
+    let mut start = text.len() - OUTPUT_KEPT;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    // A commit's line comes first in its output: the head is kept beside the tail.
+    let mut head_end = OUTPUT_KEPT / 4;
+    while !text.is_char_boundary(head_end) {
+        head_end -= 1;
+    }
+    format!("{}\n{}", &text[..head_end], &text[start..])
+}
+
+/// The `tool_use_id` in the first bytes of a tool-result row.
+fn tool_use_id(head: &[u8]) -> Option<String> {
+    let key = b"\"tool_use_id\":\"";
+    let start = memchr::memmem::find(head, key)? + key.len();
+    let end = memchr::memchr(b'"', &head[start..])? + start;
+    String::from_utf8(head[start..end].to_vec()).ok()
+}

@@ -1,0 +1,290 @@
+//! Learnings that belong (ADR 0010): a project's learnings stay in it, global ones go
+//! everywhere, worktrees and moved clones keep their memory, pinned ones open the section.
+
+use std::path::{Path, PathBuf};
+use std::process::Command as StdCommand;
+
+use crate::support::Hermetic;
+
+/// A git repository `name` in the home, with an `origin` remote when given.
+fn repository(env: &Hermetic, name: &str, origin: Option<&str>) -> PathBuf {
+    let dir = env.home().join(name);
+    fs_err::create_dir_all(&dir).unwrap();
+    git(&dir, &["init", "-q", "-b", "main"]);
+    if let Some(url) = origin {
+        git(&dir, &["remote", "add", "origin", url]);
+    }
+    dir
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let output = StdCommand::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn learn(env: &Hermetic, dir: &Path, args: &[&str]) {
+    env.carryover()
+        .current_dir(dir)
+        .arg("learn")
+        .args(args)
+        .assert()
+        .success();
+}
+
+fn context(env: &Hermetic, dir: &Path) -> String {
+    let output = env
+        .carryover()
+        .current_dir(dir)
+        .arg("context")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn two_projects() -> (Hermetic, PathBuf, PathBuf) {
+    let env = Hermetic::new();
+    env.init();
+    let api = repository(&env, "shop-api", Some("git@github.com:acme/shop-api.git"));
+    let web = repository(&env, "web-app", Some("https://github.com/acme/web-app"));
+    learn(
+        &env,
+        &api,
+        &[
+            "insight",
+            "--project",
+            "Integration tests need the payment stub on port 5433",
+        ],
+    );
+    learn(
+        &env,
+        &api,
+        &[
+            "pattern",
+            "--project",
+            "Never commit directly to main; open a pull request",
+        ],
+    );
+    learn(
+        &env,
+        &web,
+        &[
+            "insight",
+            "--project",
+            "Components are styled with Tailwind utility classes",
+        ],
+    );
+    learn(&env, &web, &["pattern", "Keep summaries to three bullets"]);
+    (env, api, web)
+}
+
+#[test]
+fn a_projects_learnings_never_show_in_another() {
+    let (env, api, web) = two_projects();
+    let in_web = context(&env, &web);
+    assert!(in_web.contains("Tailwind"), "{in_web}");
+    assert!(
+        in_web.contains("three bullets"),
+        "global ones show everywhere: {in_web}"
+    );
+    assert!(
+        !in_web.contains("payment stub") && !in_web.contains("commit directly"),
+        "{in_web}"
+    );
+    let in_api = context(&env, &api);
+    assert!(
+        in_api.contains("payment stub") && in_api.contains("three bullets"),
+        "{in_api}"
+    );
+    assert!(!in_api.contains("Tailwind"), "{in_api}");
+}
+
+#[test]
+fn a_global_learning_naming_another_project_stays_in_that_project() {
+    let (env, api, web) = two_projects();
+    learn(
+        &env,
+        &api,
+        &[
+            "insight",
+            "shop-api uses sqlx with compile-time checked queries",
+        ],
+    );
+    assert!(context(&env, &api).contains("sqlx"));
+    assert!(!context(&env, &web).contains("sqlx"));
+    // Settling it: made global on purpose, it shows everywhere.
+    let listed = env
+        .carryover()
+        .current_dir(&api)
+        .args(["learnings", "list", "--global", "--json"])
+        .output()
+        .unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let sqlx = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["content"].as_str().unwrap().contains("sqlx"))
+        .unwrap();
+    assert_eq!(sqlx["project"], serde_json::Value::Null);
+    env.carryover()
+        .current_dir(&api)
+        .args([
+            "learnings",
+            "scope",
+            sqlx["id"].as_str().unwrap(),
+            "project",
+        ])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "is now in project git:github.com/acme/shop-api",
+        ));
+    assert!(context(&env, &api).contains("sqlx"));
+    // Global on purpose: it shows everywhere, names or not.
+    env.carryover()
+        .current_dir(&web)
+        .args(["learnings", "scope", sqlx["id"].as_str().unwrap(), "global"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("is now global"));
+    assert!(context(&env, &web).contains("sqlx"));
+}
+
+#[test]
+fn a_worktree_and_a_moved_clone_keep_the_projects_memory() {
+    let (env, api, _) = two_projects();
+    fs_err::write(api.join("README.md"), "shop-api\n").unwrap();
+    git(&api, &["add", "README.md"]);
+    git(&api, &["commit", "-q", "-m", "Start"]);
+    let worktree = env.home().join("wt-feature");
+    git(
+        &api,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "feature",
+            worktree.to_str().unwrap(),
+        ],
+    );
+    let in_worktree = context(&env, &worktree);
+    assert!(in_worktree.contains("payment stub"), "{in_worktree}");
+    let moved = env.home().join("elsewhere");
+    fs_err::rename(&api, &moved).unwrap();
+    // What a session there may be shown: its two learnings and the global one.
+    let output = env
+        .carryover()
+        .current_dir(&moved)
+        .args(["learnings", "list", "--json"])
+        .output()
+        .unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let listed = listed.as_array().unwrap();
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    assert!(
+        listed
+            .iter()
+            .any(|l| l["content"].as_str().unwrap().contains("payment stub"))
+    );
+}
+
+#[test]
+fn listings_filter_by_scope() {
+    let (env, api, _) = two_projects();
+    let count = |flag: &str| {
+        let output = env
+            .carryover()
+            .current_dir(&api)
+            .args(["learnings", "list", "--json"])
+            .args((!flag.is_empty()).then_some(flag))
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        value.as_array().unwrap().len()
+    };
+    assert_eq!(count("--all"), 4);
+    assert_eq!(count("--global"), 1);
+    assert_eq!(count("--project"), 2);
+    assert_eq!(count(""), 3, "what a session here sees");
+    env.carryover()
+        .current_dir(&api)
+        .args(["learnings", "list", "--global", "--all"])
+        .assert()
+        .failure()
+        .code(2);
+}
+
+#[test]
+fn pinned_learnings_open_the_section() {
+    let env = Hermetic::new();
+    env.init();
+    let api = repository(&env, "shop-api", None);
+    for n in 0..8 {
+        learn(
+            &env,
+            &api,
+            &[
+                "insight",
+                "--project",
+                &format!("Payment retries rule number {n} for the HTTP client"),
+            ],
+        );
+    }
+    learn(
+        &env,
+        &api,
+        &["pattern", "--pin", "Answer in British English"],
+    );
+    let text = context(&env, &api);
+    let section = &text[text.find("learnings (").unwrap()..];
+    let first = section.lines().nth(1).unwrap();
+    assert_eq!(first, "  pattern: Answer in British English", "{text}");
+    let id = {
+        let output = env
+            .carryover()
+            .current_dir(&api)
+            .args(["learnings", "list", "--json"])
+            .output()
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(value[0]["pinned"], true, "pinned first in listings too");
+        value[0]["id"].as_str().unwrap().to_owned()
+    };
+    env.carryover()
+        .current_dir(&api)
+        .args(["learnings", "unpin", &id])
+        .assert()
+        .success();
+    let text = context(&env, &api);
+    let section = &text[text.find("learnings (").unwrap()..];
+    assert_ne!(
+        section.lines().nth(1).unwrap(),
+        "  pattern: Answer in British English"
+    );
+}
