@@ -49,7 +49,7 @@ pub use prompt_recall::{
     PromptRecall, PromptSignals, RecallOutcome, RecallRequest, RecallSettings, RecalledLearning,
     recall_signals,
 };
-pub use propose_from_transcript::ProposeFromTranscript;
+pub use propose_from_transcript::{ProposeFromTranscript, TranscriptProposals};
 pub use review::{AcceptScope, Decision, Review, ReviewOutcome};
 pub use seed_status::{SeedStatus, StatusReport};
 pub use session_end::{HandoffSettings, SessionEnd, SessionEndOutcome, SessionEndRequest};

@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use crate::domain::extraction::{Ignored, ignored_in};
 use crate::domain::ports::{
     DigestScope, Embedder, EmbeddingIndex, SeedRepository, TranscriptReader,
 };
@@ -10,6 +11,18 @@ use crate::domain::{ChangeReason, RuleError, SeedError};
 use super::{
     AppError, Extraction, LearningProposals, ProposalOrigin, ProposalSettings, add_proposals,
 };
+
+/// What a transcript yielded: the extraction, how many proposals were added, and the user's
+/// sentences with a rule's cue word that yielded nothing (the audit of misses).
+#[derive(Debug)]
+pub struct TranscriptProposals {
+    /// Proposals, candidates left out by deduplication, the floor or the cap, and warnings.
+    pub extraction: Extraction,
+    /// How many proposals were written (0 on a dry run).
+    pub added: usize,
+    /// Sentences with a cue word that no rule turned into a candidate, and why.
+    pub ignored: Vec<Ignored>,
+}
 
 /// Extraction over a transcript file, outside a session end.
 pub struct ProposeFromTranscript<T, S, E, I> {
@@ -36,14 +49,13 @@ where
 
     /// What `transcript`'s user messages yield (`origin` gives each proposal its source and
     /// scope); unless `dry_run`, the new ones are added as pending proposals in one commit.
-    /// Returns the extraction and how many were added.
     pub async fn run(
         &self,
         transcript: &Path,
         origin: ProposalOrigin<'_>,
         settings: ProposalSettings,
         dry_run: bool,
-    ) -> Result<(Extraction, usize), AppError> {
+    ) -> Result<TranscriptProposals, AppError> {
         let digest = self
             .transcripts
             .digest(transcript, DigestScope::Whole)
@@ -59,8 +71,13 @@ where
             .proposals
             .extract(&digest.user_requests, &seed, origin, settings)
             .await;
+        let ignored = ignored_in(&digest.user_requests);
         if dry_run || extraction.proposals.is_empty() {
-            return Ok((extraction, 0));
+            return Ok(TranscriptProposals {
+                extraction,
+                added: 0,
+                ignored,
+            });
         }
         let proposals = extraction.proposals.clone();
         let session = origin.session.to_owned();
@@ -77,6 +94,10 @@ where
             .iter()
             .filter(|p| written.state.proposals.iter().any(|w| w.id == p.id))
             .count();
-        Ok((extraction, added))
+        Ok(TranscriptProposals {
+            extraction,
+            added,
+            ignored,
+        })
     }
 }

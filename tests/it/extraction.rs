@@ -100,6 +100,46 @@ fn a_dry_run_shows_the_proposals_and_writes_nothing() {
 }
 
 #[test]
+fn a_dry_run_lists_the_cued_sentences_it_let_go_and_why() {
+    let env = Hermetic::new();
+    env.init();
+    let file = transcript(
+        &env,
+        "audited",
+        &[
+            "Should we always squash the commits?",
+            "Here is the log:\n```\nnever retry on 500\n```\nIt always fails on the second run.",
+            "I prefer early returns over nested if blocks.",
+        ],
+    );
+    let result = extract(&env, &file, &["--dry-run"]);
+    let ignored: Vec<(u64, &str, &str)> = result["ignored"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["message"].as_u64().unwrap(),
+                i["text"].as_str().unwrap(),
+                i["reason"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ignored,
+        [
+            (1, "Should we always squash the commits?", "a question"),
+            (
+                2,
+                "It always fails on the second run.",
+                "describes a problem"
+            ),
+        ]
+    );
+    assert_eq!(result["proposals"].as_array().unwrap().len(), 1);
+}
+
+#[test]
 fn extracting_commits_the_proposals_once_and_the_next_session_lists_them() {
     let env = Hermetic::new();
     env.init();

@@ -3,6 +3,7 @@
 //! families of durable statements (preferences, conventions, corrections, facts, standing
 //! rules), in English, German, Spanish, French, Chinese, Japanese and Korean.
 
+mod audit;
 mod candidate;
 mod cjk;
 mod cues;
@@ -12,6 +13,7 @@ mod selection;
 mod standing;
 mod user_prose;
 
+pub use audit::{Ignored, IgnoredReason, ignored_in};
 pub use candidate::{Candidate, Family};
 pub use rules::classify_sentence;
 pub use selection::{MAX_CHARS, MIN_CHARS, MIN_CJK_CHARS, candidates_from, normalised};

@@ -95,7 +95,7 @@ impl Restated {
     }
 }
 
-fn fits(text: &str) -> bool {
+pub(super) fn fits(text: &str) -> bool {
     let length = text.chars().count();
     let min = if mostly_cjk(text) {
         MIN_CJK_CHARS
@@ -105,7 +105,7 @@ fn fits(text: &str) -> bool {
     (min..=MAX_CHARS).contains(&length)
 }
 
-fn first_paragraph(message: &str) -> &str {
+pub(super) fn first_paragraph(message: &str) -> &str {
     let mut end = 0;
     for line in message.split_inclusive('\n') {
         if line.trim().is_empty() && end > 0 {

@@ -4,7 +4,9 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use serde_json::json;
 
-use crate::application::{AcceptScope, Decision, Dropped, ProposalOrigin, Review, ReviewOutcome};
+use crate::application::{
+    AcceptScope, Decision, Dropped, ProposalOrigin, Review, ReviewOutcome, TranscriptProposals,
+};
 use crate::domain::format::short_ids;
 use crate::domain::seed::Proposal;
 use crate::interface::cli::ProposalsCommand;
@@ -121,8 +123,11 @@ fn extract(
         session: &session,
         project: &project,
     };
-    let (extraction, added) =
-        pollster::block_on(service.run(transcript, origin, app.proposal_settings(), dry_run))?;
+    let TranscriptProposals {
+        extraction,
+        added,
+        ignored,
+    } = pollster::block_on(service.run(transcript, origin, app.proposal_settings(), dry_run))?;
     for warning in &extraction.warnings {
         crate::tell!("carryover: {warning}");
     }
@@ -146,6 +151,11 @@ fn extract(
                 "proposals": extraction.proposals.iter().map(to_json).collect::<Vec<_>>(),
                 "added": added,
                 "dropped": dropped,
+                "ignored": ignored.iter().map(|ignored| json!({
+                    "message": ignored.message,
+                    "text": ignored.text,
+                    "reason": ignored.reason.as_str(),
+                })).collect::<Vec<_>>(),
             })
         );
         return Ok(());
@@ -163,6 +173,14 @@ fn extract(
     }
     for (candidate, why) in &extraction.dropped {
         crate::say!("  left out ({}): {}", dropped_reason(why), candidate.text);
+    }
+    for ignored in &ignored {
+        crate::say!(
+            "  ignored, message {} ({}): {}",
+            ignored.message,
+            ignored.reason.as_str(),
+            ignored.text
+        );
     }
     if dry_run {
         crate::say!("Dry run: nothing was written.");
