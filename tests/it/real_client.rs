@@ -329,3 +329,92 @@ fn is_client(path: &Path) -> bool {
             out.status.success() && String::from_utf8_lossy(&out.stdout).contains(CLIENT_VERSION)
         })
 }
+
+/// A measurement, not a check (`cargo test --test it request_sizes -- --ignored --nocapture`):
+/// the bytes of the conversation the real client sends at a new session's first prompt, at a
+/// resume and after a compaction, without carryover and with the hooks of this build or of
+/// the binary `CARRYOVER_E2E_HOOKS` names (to compare versions).
+#[test]
+#[ignore = "a measurement, run on demand"]
+fn request_sizes() {
+    let Some(client) = client_or_skip() else {
+        return;
+    };
+    let this_build = PathBuf::from(assert_cmd::cargo::cargo_bin!("carryover"));
+    let hooks = std::env::var_os("CARRYOVER_E2E_HOOKS").map_or(this_build, PathBuf::from);
+    let without = conversation_sizes(&client, None);
+    let with = conversation_sizes(&client, Some(&hooks));
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "hooks: {}\n| moment | without carryover | with | added |\n|---|---:|---:|---:|",
+        hooks.display()
+    );
+    for (moment, (without, with)) in ["startup", "resume", "after /compact"]
+        .iter()
+        .zip(without.iter().zip(with))
+    {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "| {moment} | {without} | {with} | {} |",
+            with.saturating_sub(*without)
+        );
+    }
+}
+
+/// The size of the largest request's `messages` at startup, resume and after a compaction.
+fn conversation_sizes(client: &Path, hooks: Option<&Path>) -> [usize; 3] {
+    let env = Hermetic::new();
+    let project = env.home().join("shop-api");
+    fs_err::create_dir_all(&project).unwrap();
+    git(&project, &["init", "-q"]);
+    git(
+        &project,
+        &["commit", "-q", "--allow-empty", "-m", "Add retry budget"],
+    );
+    if let Some(hooks) = hooks {
+        // The measured version sets up its own data home and wiring.
+        let carryover = |args: &[&str]| {
+            let output = env.agent(hooks, &env.home()).args(args).output().unwrap();
+            assert!(
+                output.status.success(),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        };
+        carryover(&[
+            "init",
+            "--ai-name",
+            "Juno",
+            "--principal",
+            "Mara",
+            "--style",
+            "concise",
+        ]);
+        carryover(&[
+            "learn",
+            "pattern",
+            "Retry budgets for the HTTP client stay below five attempts",
+        ]);
+        carryover(&["install", "--binary", &hooks.to_string_lossy()]);
+    }
+    let model = ModelStandIn::start();
+    let largest = || {
+        model
+            .take_messages()
+            .iter()
+            .filter_map(|body| serde_json::from_str::<Value>(body).ok())
+            .map(|body| body["messages"].to_string().len())
+            .max()
+            .unwrap_or(0)
+    };
+    let claude = |args: &[&str]| run_claude(&env, client, &project, &model, args);
+    let first = claude(&["Add a retry budget to the HTTP client"]);
+    let startup = largest();
+    let id = first["session_id"].as_str().unwrap().to_owned();
+    claude(&["Which tests cover it?", "--resume", &id]);
+    let resume = largest();
+    claude(&["/compact", "--resume", &id]);
+    largest();
+    claude(&["Carry on", "--resume", &id]);
+    [startup, resume, largest()]
+}
