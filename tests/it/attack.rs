@@ -572,7 +572,11 @@ fn names_and_replies_cannot_inject_instructions() {
 }
 
 /// Every input's contribution is bounded: a handoff of 100,000 open items, one message of a
-/// megabyte, 100,000 short messages and a todo list of 100,000 items all stay fast and small.
+/// megabyte, 100,000 short messages and a todo list of 100,000 items all give small output.
+/// Their speed is the hooks bench's to measure; here a generous deadline only catches a hang.
+/// Long enough for any loaded machine, short enough to end a hung hook's test.
+const HANG: Duration = Duration::from_secs(60);
+
 #[test]
 fn huge_inputs_cost_little() {
     let env = Hermetic::new();
@@ -592,17 +596,15 @@ fn huge_inputs_cost_little() {
     )
     .unwrap();
     let start = json!({"session_id": "s1", "cwd": project, "source": "startup"});
-    let started = Instant::now();
-    env.carryover()
+    let out = env
+        .carryover()
         .args(["hook", "session-start"])
         .write_stdin(start.to_string())
+        .timeout(HANG)
         .assert()
         .success();
-    assert!(
-        started.elapsed() < Duration::from_secs(2),
-        "{:?}",
-        started.elapsed()
-    );
+    let context = out.get_output().stdout.len();
+    assert!(context < 64 * 1024, "{context} bytes of context");
 
     let transcript = env.home().join("t.jsonl");
     let mut rows = String::new();
@@ -624,14 +626,12 @@ fn huge_inputs_cost_little() {
     );
     fs_err::write(&transcript, rows).unwrap();
     let end = json!({"session_id": "s2", "cwd": project, "transcript_path": transcript, "reason": "other"});
-    let started = Instant::now();
     env.carryover()
         .args(["hook", "session-end"])
         .write_stdin(end.to_string())
+        .timeout(HANG)
         .assert()
         .success();
-    let elapsed = started.elapsed();
-    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
     let handoff = handoffs.parent().unwrap().join("s2/handoff.md");
     let size = fs_err::metadata(&handoff).unwrap().len();
     assert!(size < 64 * 1024, "{size} bytes");
