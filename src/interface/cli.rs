@@ -54,6 +54,18 @@ pub enum Command {
     Install(InstallArgs),
     /// Remove carryover's hooks from an agent's settings (and nothing else).
     Uninstall(UninstallArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(CompletionsArgs),
+}
+
+/// `completions` options.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  carryover completions bash > ~/.local/share/bash-completion/completions/carryover\n  carryover completions zsh > \"${fpath[1]}/_carryover\"\n  carryover completions fish > ~/.config/fish/completions/carryover.fish"
+)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    pub shell: clap_complete::Shell,
 }
 
 /// `install` options.

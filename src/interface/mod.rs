@@ -28,6 +28,7 @@ pub fn run() -> ExitCode {
         Command::Hook(HookCommand::PreCompact) => return hook::pre_compact(env),
         Command::Hook(HookCommand::SessionEnd) => return hook::session_end(env),
         Command::Statusline => return hook::statusline(env),
+        Command::Completions(args) => return commands::completions(args),
         _ => {}
     }
     match run_command(&cli.command, env) {
@@ -50,7 +51,7 @@ fn run_command(command: &Command, env: Environment) -> Result<(), CliError> {
 
 fn dispatch(command: &Command, app: &App) -> Result<(), CliError> {
     match command {
-        Command::Hook(_) | Command::Statusline => Ok(()),
+        Command::Hook(_) | Command::Statusline | Command::Completions(_) => Ok(()),
         Command::Context(args) => commands::context(args, app),
         Command::Recall(args) => commands::recall(args, app),
         Command::Init(args) => commands::init(args, app),

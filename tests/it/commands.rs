@@ -228,3 +228,42 @@ fn the_data_home_is_private() {
     assert_eq!(mode(&data), 0o700);
     assert_eq!(mode(&data.join("seed.json")), 0o600);
 }
+
+#[test]
+fn completions_are_valid_scripts_that_know_the_commands_and_need_no_data_home() {
+    let env = Hermetic::new();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = env
+            .carryover()
+            .args(["completions", shell])
+            .assert()
+            .success();
+        let script = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert!(
+            script.contains("learnings") && script.contains("proposals"),
+            "{shell}: {script}"
+        );
+    }
+    let out = env
+        .carryover()
+        .args(["completions", "bash"])
+        .assert()
+        .success();
+    let script = env.home().join("carryover.bash");
+    fs_err::write(&script, &out.get_output().stdout).unwrap();
+    let syntax = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(
+        syntax.status.success(),
+        "{}",
+        String::from_utf8_lossy(&syntax.stderr)
+    );
+    env.carryover()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("possible values"));
+}

@@ -1,5 +1,6 @@
 //! Management commands: each parses its arguments, calls one service and prints the result.
 
+mod completions;
 mod context;
 mod flags;
 mod handoff;
@@ -15,6 +16,7 @@ mod recall;
 mod status;
 mod trust;
 
+pub use completions::completions;
 pub use context::context;
 pub use flags::flags;
 pub use handoff::handoff;
