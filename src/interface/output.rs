@@ -35,6 +35,68 @@ pub fn say_line(text: &str) {
     }
 }
 
+/// What a line says, for the colour it gets on a terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    /// A line a change adds, or a check that passed.
+    Good,
+    /// A line a change removes, or a check that failed.
+    Bad,
+    /// A check that needs a look.
+    Warn,
+    /// A heading or a diff's hunk header.
+    Heading,
+}
+
+/// Whether stdout gets colour: it is a terminal and `NO_COLOR` is unset or empty
+/// (<https://no-color.org>).
+pub fn colour_on_stdout() -> bool {
+    use std::io::IsTerminal;
+    std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
+        && std::io::stdout().is_terminal()
+}
+
+/// Prints one line through [`say_line`], in `tone`'s colour when `colour` is on; the text is
+/// made terminal-safe first, so only carryover's own styling reaches the terminal.
+pub fn say_toned(tone: Tone, text: &str, colour: bool) {
+    if !colour {
+        return say_line(text);
+    }
+    let style = match tone {
+        Tone::Good => anstyle::AnsiColor::Green.on_default(),
+        Tone::Bad => anstyle::AnsiColor::Red.on_default(),
+        Tone::Warn => anstyle::AnsiColor::Yellow.on_default(),
+        Tone::Heading => anstyle::AnsiColor::Cyan.on_default().bold(),
+    };
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let written =
+        writeln!(stdout, "{style}{}{style:#}", terminal_safe(text)).and_then(|()| stdout.flush());
+    if written.is_err() {
+        std::process::exit(0);
+    }
+}
+
+/// Prints a unified diff, its added lines green, removed red and hunk headers cyan when
+/// `colour` is on.
+pub fn say_diff(diff: &str, colour: bool) {
+    for line in diff.trim_end_matches('\n').lines() {
+        let tone = if line.starts_with("+++") || line.starts_with("---") || line.starts_with("@@") {
+            Some(Tone::Heading)
+        } else if line.starts_with('+') {
+            Some(Tone::Good)
+        } else if line.starts_with('-') {
+            Some(Tone::Bad)
+        } else {
+            None
+        };
+        match tone {
+            Some(tone) => say_toned(tone, line, colour),
+            None => say_line(line),
+        }
+    }
+}
+
 /// `println!` for commands: through [`say_line`].
 #[macro_export]
 macro_rules! say {

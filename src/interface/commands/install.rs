@@ -96,7 +96,10 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
     }
     if args.dry_run {
         if change.changes_anything() {
-            crate::say!("{}", diff(&change).trim_end_matches('\n'));
+            crate::interface::output::say_diff(
+                &diff(&change),
+                crate::interface::output::colour_on_stdout(),
+            );
         } else {
             crate::say!("No change to {}.", change.path.display());
         }
