@@ -175,25 +175,7 @@ fn the_real_client_receives_identity_learnings_handoff_compaction_and_reset() {
         .assert()
         .success();
     let model = ModelStandIn::start();
-    let claude = |args: &[&str]| -> Value {
-        let output = env
-            .agent(&client, &project)
-            .args(["-p"])
-            .args(args)
-            .args(["--output-format", "json"])
-            .env("ANTHROPIC_BASE_URL", model.base_url())
-            .env("ANTHROPIC_API_KEY", "sk-ant-standin")
-            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-            .env("DISABLE_AUTOUPDATER", "1")
-            .output()
-            .expect("run claude");
-        assert!(
-            output.status.success(),
-            "claude {args:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        serde_json::from_slice(&output.stdout).expect("claude printed JSON")
-    };
+    let claude = |args: &[&str]| run_claude(&env, &client, &project, &model, args);
     let session_of = |result: &Value| result["session_id"].as_str().unwrap().to_owned();
 
     // A new session: identity, the relevant learning, and a reset notice reach the model.
