@@ -3,6 +3,7 @@
 mod context;
 mod flags;
 mod handoff;
+mod identity;
 mod import;
 mod index;
 mod init;
@@ -18,6 +19,7 @@ mod trust;
 pub use context::context;
 pub use flags::flags;
 pub use handoff::handoff;
+pub use identity::identity;
 pub use import::import;
 pub use index::index;
 pub use init::init;
