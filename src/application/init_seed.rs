@@ -1,32 +1,38 @@
 //! `carryover init`: name the assistant and the person it serves.
 
 use crate::domain::ports::SeedRepository;
-use crate::domain::seed::{Identity, Preferences, ResponseStyle, Seed};
+use crate::domain::seed::{Identity, IdentityField, ResponseStyle, Seed};
 use crate::domain::{ChangeReason, RuleError};
 
 use super::AppError;
 
-/// The identity to write.
-#[derive(Debug, Clone, PartialEq)]
+/// The identity to write: each field given replaces the seed's, each left out (`None`) is
+/// kept.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct InitRequest {
-    /// The assistant's name.
-    pub ai_name: String,
-    /// The person it serves.
-    pub principal: String,
-    /// Optional opening line.
+    /// The assistant's name (needed for a seed that is not set up yet).
+    pub ai_name: Option<String>,
+    /// The person it serves (needed for a seed that is not set up yet).
+    pub principal: Option<String>,
+    /// Opening line; left out, a default one follows the assistant's name.
     pub catchphrase: Option<String>,
     /// Answer style.
-    pub style: ResponseStyle,
+    pub style: Option<ResponseStyle>,
     /// IANA zone name.
-    pub timezone: String,
+    pub timezone: Option<String>,
     /// BCP 47 locale.
-    pub locale: String,
-    /// Replace the identity of a seed that is already set up.
+    pub locale: Option<String>,
+    /// The zone a seed that is not set up yet gets when none is given (from `$TZ`); a valid
+    /// one only, else the seed's default stays.
+    pub fresh_timezone: Option<String>,
+    /// The locale a seed that is not set up yet gets when none is given (from `$LANG`).
+    pub fresh_locale: Option<String>,
+    /// Change the identity of a seed that is already set up.
     pub force: bool,
 }
 
-/// Writes the identity into a new seed, or into the existing one when forced. Learnings and
-/// state of an existing seed are always kept: only the identity is replaced.
+/// Writes the identity into a new seed, or into the existing one when forced. Everything the
+/// request leaves out is kept: the identity's other fields, learnings, proposals and state.
 pub struct InitSeed<S> {
     seeds: S,
 }
@@ -37,27 +43,48 @@ impl<S: SeedRepository> InitSeed<S> {
         Self { seeds }
     }
 
-    /// Applies the request; refuses to touch a set-up seed unless `force` is set.
+    /// Applies the request; refuses to touch a set-up seed unless `force` is set. Every value
+    /// is checked before the store is touched: one refused value writes nothing.
     pub async fn init(&self, request: InitRequest) -> Result<Seed, AppError> {
-        let identity = identity_from(&request).map_err(AppError::Rule)?;
-        let reason = ChangeReason::Init {
-            ai_name: identity.ai_name.clone(),
-            principal: identity.principal_name.clone(),
-        };
+        let given = given_fields(&request).map_err(AppError::Rule)?;
+        let fresh: Vec<(IdentityField, String)> = [
+            (IdentityField::Timezone, &request.fresh_timezone),
+            (IdentityField::Locale, &request.fresh_locale),
+        ]
+        .into_iter()
+        .filter_map(|(field, value)| Some((field, field.check(value.as_deref()?).ok()?)))
+        .collect();
         let force = request.force;
         let seed = self
             .seeds
             .update(Box::new(move |current| {
-                let seed = match current {
+                let mut seed = match current {
                     Some(existing) if !existing.needs_setup() && !force => {
                         return Err(RuleError::AlreadyInitialised.into());
                     }
-                    Some(mut existing) => {
-                        let extra = std::mem::take(&mut existing.identity.extra);
-                        existing.identity = Identity { extra, ..identity };
-                        existing
+                    Some(existing) => existing,
+                    None => Seed::new(Identity::default()),
+                };
+                let fresh_seed = seed.needs_setup();
+                if fresh_seed {
+                    for (field, value) in &fresh {
+                        field.set(&mut seed.identity, value)?;
                     }
-                    None => Seed::new(identity),
+                    for (field, what) in [
+                        (IdentityField::AiName, "the assistant's name"),
+                        (IdentityField::Principal, "the principal's name"),
+                    ] {
+                        if !given.iter().any(|(given, _)| *given == field) {
+                            return Err(RuleError::Empty { what }.into());
+                        }
+                    }
+                }
+                for (field, value) in &given {
+                    field.set(&mut seed.identity, value)?;
+                }
+                let reason = ChangeReason::Init {
+                    ai_name: seed.identity.ai_name.clone(),
+                    principal: seed.identity.principal_name.clone(),
                 };
                 Ok((seed, reason))
             }))
@@ -66,37 +93,25 @@ impl<S: SeedRepository> InitSeed<S> {
     }
 }
 
-fn identity_from(request: &InitRequest) -> Result<Identity, RuleError> {
-    let ai_name = request.ai_name.trim();
-    let principal = request.principal.trim();
-    if ai_name.is_empty() {
-        return Err(RuleError::Empty {
-            what: "the assistant's name",
-        });
-    }
-    if principal.is_empty() {
-        return Err(RuleError::Empty {
-            what: "the principal's name",
-        });
-    }
-    let catchphrase = request
-        .catchphrase
-        .as_deref()
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .map_or_else(|| format!("{ai_name} here, ready to go."), str::to_owned);
-    Ok(Identity {
-        principal_name: principal.to_owned(),
-        ai_name: ai_name.to_owned(),
-        catchphrase,
-        preferences: Preferences {
-            response_style: request.style.clone(),
-            timezone: request.timezone.trim().to_owned(),
-            locale: request.locale.trim().to_owned(),
-            ..Preferences::default()
-        },
-        ..Identity::default()
-    })
+/// The fields the request gives, checked, in the order they are applied (the assistant's name
+/// before the catchphrase, which may follow it).
+fn given_fields(request: &InitRequest) -> Result<Vec<(IdentityField, String)>, RuleError> {
+    let style = request
+        .style
+        .as_ref()
+        .map(|style| style.as_str().to_owned());
+    [
+        (IdentityField::AiName, &request.ai_name),
+        (IdentityField::Principal, &request.principal),
+        (IdentityField::Catchphrase, &request.catchphrase),
+        (IdentityField::Style, &style),
+        (IdentityField::Timezone, &request.timezone),
+        (IdentityField::Locale, &request.locale),
+    ]
+    .into_iter()
+    .filter_map(|(field, value)| value.as_deref().map(|value| (field, value)))
+    .map(|(field, value)| Ok((field, field.check(value)?)))
+    .collect()
 }
 
 #[cfg(test)]
@@ -108,19 +123,25 @@ mod tests {
 
     fn request(force: bool) -> InitRequest {
         InitRequest {
-            ai_name: " Juno ".into(),
-            principal: "Mara".into(),
-            catchphrase: None,
-            style: ResponseStyle::Concise,
-            timezone: "Europe/Lisbon".into(),
-            locale: "en-GB".into(),
+            ai_name: Some(" Juno ".into()),
+            principal: Some("Mara".into()),
+            style: Some(ResponseStyle::Concise),
+            timezone: Some("Europe/Lisbon".into()),
+            locale: Some("en-GB".into()),
             force,
+            ..InitRequest::default()
         }
     }
 
     fn set_up_seed() -> Seed {
         let mut seed = Seed::default();
         seed.identity.principal_name = "Old".into();
+        seed.identity.ai_name = "Iris".into();
+        seed.identity.catchphrase = "Iris at your service.".into();
+        seed.identity.voice_id = "alto".into();
+        seed.identity.preferences.timezone = "Asia/Tokyo".into();
+        seed.identity.preferences.locale = "ja-JP".into();
+        seed.identity.preferences.response_style = ResponseStyle::Detailed;
         seed.learned.patterns.push(crate::domain::seed::Learning {
             id: "pat_1".into(),
             content: "kept".into(),
@@ -141,7 +162,7 @@ mod tests {
         let mut seeds = MockSeedRepository::new();
         seeds.expect_update().times(1).returning(move |edit| {
             edit(current.clone()).map(|(seed, reason)| {
-                assert!(reason.to_string().starts_with("Init: Juno serving Mara"));
+                assert!(reason.to_string().starts_with("Init: "), "{reason}");
                 seed
             })
         });
@@ -158,8 +179,48 @@ mod tests {
         let seed = pollster::block_on(service.init(request(force))).unwrap();
         assert_eq!(seed.identity.ai_name, "Juno");
         assert_eq!(seed.identity.principal_name, "Mara");
-        assert_eq!(seed.identity.catchphrase, "Juno here, ready to go.");
+        assert_eq!(seed.identity.preferences.timezone, "Europe/Lisbon");
         assert_eq!(seed.learned.len(), had_learnings, "learnings must be kept");
+    }
+
+    #[test]
+    fn a_new_seed_gets_a_catchphrase_and_the_fresh_preferences() {
+        let service = InitSeed::new(store_with(None));
+        let seed = pollster::block_on(service.init(InitRequest {
+            ai_name: Some("Juno".into()),
+            principal: Some("Mara".into()),
+            fresh_timezone: Some("America/New_York".into()),
+            fresh_locale: Some("not a locale".into()),
+            ..InitRequest::default()
+        }))
+        .unwrap();
+        let identity = &seed.identity;
+        assert_eq!(identity.catchphrase, "Juno here, ready to go.");
+        assert_eq!(identity.preferences.timezone, "America/New_York");
+        assert_eq!(
+            identity.preferences.locale, "en-US",
+            "an invalid default is ignored"
+        );
+    }
+
+    #[test]
+    fn forced_it_changes_only_the_fields_given() {
+        let service = InitSeed::new(store_with(Some(set_up_seed())));
+        let seed = pollster::block_on(service.init(InitRequest {
+            ai_name: Some("Nova".into()),
+            principal: Some("Mara".into()),
+            fresh_timezone: Some("America/New_York".into()),
+            force: true,
+            ..InitRequest::default()
+        }))
+        .unwrap();
+        let mut expected = set_up_seed();
+        expected.identity.ai_name = "Nova".into();
+        expected.identity.principal_name = "Mara".into();
+        assert_eq!(
+            seed, expected,
+            "everything else is kept, the fresh defaults unused"
+        );
     }
 
     #[test]
@@ -173,17 +234,36 @@ mod tests {
     }
 
     #[rstest]
-    #[case::no_ai_name("", "Mara")]
-    #[case::blank_principal("Juno", "  ")]
-    fn refuses_empty_names_without_touching_the_store(#[case] ai: &str, #[case] principal: &str) {
+    #[case::no_ai_name(None, Some("Mara"))]
+    #[case::no_principal(Some("Juno"), None)]
+    fn a_new_seed_needs_both_names(#[case] ai: Option<&str>, #[case] principal: Option<&str>) {
+        let service = InitSeed::new(store_with(None));
+        let error = pollster::block_on(service.init(InitRequest {
+            ai_name: ai.map(str::to_owned),
+            principal: principal.map(str::to_owned),
+            ..InitRequest::default()
+        }))
+        .unwrap_err();
+        assert!(
+            matches!(error, AppError::Rule(RuleError::Empty { .. })),
+            "{error:?}"
+        );
+    }
+
+    #[rstest]
+    #[case::no_ai_name(|r: &mut InitRequest| r.ai_name = Some(String::new()))]
+    #[case::blank_principal(|r: &mut InitRequest| r.principal = Some("  ".into()))]
+    #[case::a_zone_not_in_the_database(|r: &mut InitRequest| r.timezone = Some("Europe/Lisbn".into()))]
+    #[case::a_city_for_a_zone(|r: &mut InitRequest| r.timezone = Some("Lisbon".into()))]
+    #[case::a_language_name(|r: &mut InitRequest| r.locale = Some("english".into()))]
+    fn refuses_bad_values_without_touching_the_store(#[case] break_it: fn(&mut InitRequest)) {
         let mut seeds = MockSeedRepository::new();
         seeds.expect_update().never();
         let service = InitSeed::new(seeds);
-        let mut bad = request(false);
-        bad.ai_name = ai.into();
-        bad.principal = principal.into();
+        let mut bad = request(true);
+        break_it(&mut bad);
         let error = pollster::block_on(service.init(bad)).unwrap_err();
-        assert!(matches!(error, AppError::Rule(RuleError::Empty { .. })));
+        assert!(matches!(error, AppError::Rule(_)), "{error:?}");
     }
 
     #[test]

@@ -14,6 +14,13 @@ pub enum ChangeReason {
         /// The principal's name.
         principal: String,
     },
+    /// One field of the identity was set (`identity set`).
+    Identity {
+        /// The field's key (`timezone`).
+        key: &'static str,
+        /// Its new value.
+        value: String,
+    },
     /// A learning was added.
     Learn {
         /// Its kind.
@@ -75,6 +82,7 @@ impl fmt::Display for ChangeReason {
             Self::Init { ai_name, principal } => {
                 write!(f, "Init: {ai_name} serving {principal}")
             }
+            Self::Identity { key, value } => write!(f, "Identity: set {key} to {value}"),
             Self::Learn { kind, id } => write!(f, "Learn: add {kind} {id}"),
             Self::Edit { id, change } => write!(f, "Edit: {change} {id}"),
             Self::SessionEnd {
@@ -118,6 +126,7 @@ mod tests {
 
     #[rstest]
     #[case(ChangeReason::Init { ai_name: "Juno".into(), principal: "Mara".into() }, "Init: Juno serving Mara")]
+    #[case(ChangeReason::Identity { key: "timezone", value: "Europe/Lisbon".into() }, "Identity: set timezone to Europe/Lisbon")]
     #[case(ChangeReason::Learn { kind: LearningKind::SelfKnowledge, id: "slf_1".into() }, "Learn: add self_knowledge slf_1")]
     #[case(ChangeReason::SessionEnd { session: "s1".into(), proposals: 0 }, "Session end: s1")]
     #[case(ChangeReason::SessionEnd { session: "s1".into(), proposals: 2 }, "Session end: s1; propose 2 learning(s)")]

@@ -71,6 +71,38 @@ pub enum RuleError {
         /// Id of the existing learning.
         id: String,
     },
+    /// A time zone the IANA database does not name.
+    #[error("{value:?} is not an IANA time zone")]
+    InvalidTimeZone {
+        /// The value given.
+        value: String,
+        /// The zone the user most likely meant.
+        suggestion: Option<String>,
+    },
+    /// A locale that is not a BCP 47 language tag.
+    #[error("{value:?} is not a BCP 47 locale: {why}")]
+    InvalidLocale {
+        /// The value given.
+        value: String,
+        /// What is wrong with it.
+        why: String,
+        /// The tag the user most likely meant.
+        suggestion: Option<String>,
+    },
+    /// A response style this version does not know.
+    #[error("{value:?} is not a response style")]
+    InvalidStyle {
+        /// The value given.
+        value: String,
+    },
+    /// A key that names no field of the identity.
+    #[error("{key:?} is not an identity key")]
+    UnknownIdentityKey {
+        /// The key given.
+        key: String,
+        /// The valid keys, comma-separated.
+        valid: String,
+    },
 }
 
 /// What loading or saving the seed can fail with.

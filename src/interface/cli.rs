@@ -29,6 +29,9 @@ pub enum Command {
     Statusline,
     /// Set up the assistant's identity (asks on a terminal for what flags leave out).
     Init(InitArgs),
+    /// Show the identity, or change one of its fields (name, style, time zone, locale…).
+    #[command(subcommand)]
+    Identity(IdentityCommand),
     /// Show where the seed is and what state it is in.
     Status(StatusArgs),
     /// Add a confirmed learning and commit it.
@@ -543,8 +546,37 @@ pub enum ModeArg {
     Complement,
 }
 
+/// `identity` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum IdentityCommand {
+    /// The assistant's name, the principal's, the catchphrase, style, time zone and locale.
+    #[command(after_help = "Example: carryover identity show --json")]
+    Show {
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Change one field and commit it; everything else is kept.
+    #[command(
+        after_help = "Keys: ai-name, principal, catchphrase, style (concise, detailed, \
+adaptive), timezone (an IANA name such as Europe/Lisbon), locale (a BCP 47 tag such as en-GB), \
+voice-id.\n\nExample: carryover identity set timezone Europe/Lisbon"
+    )]
+    Set {
+        /// The field, such as timezone.
+        key: String,
+        /// Its new value (several words need quotes).
+        value: String,
+    },
+}
+
 /// `init` options.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "With --force, the fields not given keep their current values (learnings, \
+proposals and state are always kept); on a terminal each question offers the current value.\n\n\
+Example: carryover init --ai-name Juno --principal Mara --timezone Europe/Lisbon --locale en-GB"
+)]
 pub struct InitArgs {
     /// The assistant's name.
     #[arg(long, value_name = "NAME")]
@@ -558,14 +590,14 @@ pub struct InitArgs {
     /// How answers should be.
     #[arg(long, value_enum)]
     pub style: Option<StyleArg>,
-    /// IANA time zone, such as Europe/Lisbon (default: $TZ, else UTC).
+    /// IANA time zone, such as Europe/Lisbon (default: the current one, else $TZ, else UTC).
     #[arg(long, value_name = "ZONE")]
     pub timezone: Option<String>,
-    /// Locale such as en-GB (default: from $LANG, else en-US).
+    /// BCP 47 locale such as en-GB (default: the current one, else from $LANG, else en-US).
     #[arg(long, value_name = "TAG")]
     pub locale: Option<String>,
-    /// Replace the identity of a seed that is already set up (learnings and state are kept;
-    /// the old version stays in the seed's git history).
+    /// Change the identity of a seed that is already set up: only the fields given (the rest,
+    /// learnings and state are kept; the old version stays in the seed's git history).
     #[arg(long)]
     pub force: bool,
     /// Print the resulting identity as JSON.

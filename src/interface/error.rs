@@ -122,6 +122,9 @@ impl From<AppError> for CliError {
 
 impl From<RuleError> for CliError {
     fn from(error: RuleError) -> Self {
+        if let Some(hint) = identity_hint(&error) {
+            return Self::refused(format!("{error}; nothing was written"), Some(&hint));
+        }
         let hint = match &error {
             RuleError::NotInitialised => Some("run `carryover init` first"),
             RuleError::AlreadyInitialised => {
@@ -139,8 +142,33 @@ impl From<RuleError> for CliError {
             | RuleError::InvalidFlagName { .. }
             | RuleError::InvalidFlagValue { .. }
             | RuleError::AlreadyDecided { .. } => None,
+            RuleError::InvalidTimeZone { .. }
+            | RuleError::InvalidLocale { .. }
+            | RuleError::InvalidStyle { .. }
+            | RuleError::UnknownIdentityKey { .. } => None,
         };
         Self::refused(error.to_string(), hint)
+    }
+}
+
+/// The hint for a refused identity value: the likely value, else what a valid one looks like.
+fn identity_hint(error: &RuleError) -> Option<String> {
+    let did_you_mean = |suggestion: &Option<String>, otherwise: &str| match suggestion {
+        Some(suggestion) => format!("did you mean {suggestion}?"),
+        None => otherwise.to_owned(),
+    };
+    match error {
+        RuleError::InvalidTimeZone { suggestion, .. } => Some(did_you_mean(
+            suggestion,
+            "use an IANA name such as Europe/Lisbon, America/New_York or UTC",
+        )),
+        RuleError::InvalidLocale { suggestion, .. } => Some(did_you_mean(
+            suggestion,
+            "use a BCP 47 tag such as en, en-GB or pt-BR",
+        )),
+        RuleError::InvalidStyle { .. } => Some("choose concise, detailed or adaptive".to_owned()),
+        RuleError::UnknownIdentityKey { valid, .. } => Some(format!("the keys are: {valid}")),
+        _ => None,
     }
 }
 

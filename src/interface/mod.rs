@@ -55,6 +55,7 @@ fn dispatch(command: &Command, app: &App) -> Result<(), CliError> {
         Command::Context(args) => commands::context(args, app),
         Command::Recall(args) => commands::recall(args, app),
         Command::Init(args) => commands::init(args, app),
+        Command::Identity(command) => commands::identity(command, app),
         Command::Status(args) => commands::status(args, app),
         Command::Learn(args) => commands::learn(args, app),
         Command::Handoff(args) => commands::handoff(args, app),

@@ -12,6 +12,7 @@ mod handoff;
 mod handoff_golden;
 mod handoff_sessions;
 mod hostile;
+mod identity;
 mod install;
 mod model_standin;
 mod real_client;
