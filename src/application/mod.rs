@@ -32,7 +32,9 @@ mod window_settings;
 pub use error::AppError;
 pub use flags::Flags;
 pub use handoffs::{FoundHandoff, HandoffFilter, HandoffSearch, Handoffs};
-pub use hook_installer::{HookAction, HookInstaller, HookTarget, SettingsChange, StatusLinePolicy};
+pub use hook_installer::{
+    Applied, HookAction, HookInstaller, HookTarget, SettingsChange, StatusLinePolicy,
+};
 pub use import_agent_memory::{ImportAgentMemory, MemoryImport, Skipped};
 pub use index_learnings::{IndexLearnings, IndexReport};
 pub use init_seed::{InitRequest, InitSeed};

@@ -64,8 +64,10 @@ PreCompact and SessionEnd in ~/.claude/settings.json (user), .claude/settings.js
 .claude/settings.local.json (local), and the status line (`carryover statusline`) where you \
 have none. Codex CLI: SessionStart, UserPromptSubmit and PreCompact in hooks.json. \
 Gemini CLI: SessionStart, BeforeAgent, PreCompress and SessionEnd in settings.json. The \
-previous file is kept as <file>.carryover-backup-<time>; a file that is not valid JSON is \
-never touched.\n\nExample: carryover install --scope user"
+original file is kept once as <file>.carryover-backup-<time> (later changes add none); a file \
+that is not valid JSON is never touched. --scope project writes the bare `carryover` command \
+(found on PATH) rather than this machine's path, since the file is committed.\n\n\
+Examples:\n  carryover install --scope user\n  carryover install --scope project --dry-run"
 )]
 pub struct InstallArgs {
     /// Which settings file, and whether to print the change without writing it.
@@ -85,6 +87,11 @@ pub struct InstallArgs {
 
 /// `uninstall` options.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Takes out what install put in: carryover's hooks and status line, a settings \
+file install created (when nothing else is left in it), and carryover's backups that hold \
+nothing the file lacks now.\n\nExample: carryover uninstall --scope project"
+)]
 pub struct UninstallArgs {
     /// Which settings file, and whether to print the change without writing it.
     #[command(flatten)]
