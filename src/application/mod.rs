@@ -39,7 +39,7 @@ pub use import_agent_memory::{ImportAgentMemory, MemoryImport, Skipped};
 pub use index_learnings::{IndexLearnings, IndexReport};
 pub use init_seed::{InitRequest, InitSeed};
 pub use instruction_queue::{InstructionQueue, Priority};
-pub use learn::{Learn, LearnOptions};
+pub use learn::{Learn, LearnOptions, NearLearning};
 pub use learning_proposals::{
     Dropped, Extraction, LearningProposals, MEMORY_CONFIDENCE, MEMORY_METHOD, METHOD,
     ProposalOrigin, ProposalSettings, add_proposals,

@@ -590,7 +590,10 @@ pub struct StatusArgs {
 /// `learn` arguments.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Example: carryover learn insight --project shop-api runs its tests with `make check`"
+    after_help = "Text that looks like a secret (an API key, a token, a password) is refused: \
+learnings are committed and injected into every session. Text close to a stored learning is \
+learned with a warning that shows the close one; the same text again is refused.\n\n\
+Example: carryover learn insight --project shop-api runs its tests with `make check`"
 )]
 pub struct LearnArgs {
     /// pattern (how the user works), insight (a fact about a project or environment) or
