@@ -271,10 +271,20 @@ pub enum LearningsCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Remove a learning (the seed's git history keeps it).
+    /// Remove a learning (the seed's git history keeps it, unless --purge).
+    #[command(
+        after_help = "--purge rewrites the data home's git history so that no commit holds the \
+text any more (old objects are pruned at once). The cost: every commit from the first one that \
+held it gets a new hash, and a clone or copy made before (a backup, another machine) still \
+holds the old text; only carryover's own repository of seed files is rewritten.\n\n\
+Examples:\n  carryover learnings forget ins_7Qm2v\n  carryover learnings forget --purge ins_7Qm2v"
+    )]
     Forget {
         /// The start of its id.
         prefix: String,
+        /// Also rewrite the seed's git history so the text is in no commit (see below).
+        #[arg(long)]
+        purge: bool,
     },
     /// Move a learning to the current directory's project, or make it global.
     #[command(after_help = "Example: carryover learnings scope pat_7Qm2v project")]

@@ -13,6 +13,7 @@ mod handoff_golden;
 mod handoff_sessions;
 mod hostile;
 mod install;
+mod learn;
 mod model_standin;
 mod real_client;
 mod recall;
