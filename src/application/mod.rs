@@ -61,5 +61,5 @@ pub use session_listener::{ActiveSession, ListenerNotes, ListenerRegistry, Sessi
 pub use start_session::{StartOutcome, StartRequest, StartSession, StartSettings};
 pub use startup_instruction::{StartupInstructionListener, StartupReport};
 pub use status_line::{StatusLine, StatusOutcome, StatusRequest};
-pub use trust::Trust;
+pub use trust::{Trust, TrustPreview, TrustView};
 pub use window_settings::{WindowSettings, unknown_window_diagnostic};

@@ -398,6 +398,12 @@ pub enum FlagsCommand {
 
 /// `trust` options.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Shows the template (or what changed since you last trusted it) before \
+recording anything; on a terminal it asks you to confirm. Without a terminal it needs --yes. \
+A trusted template's text reaches the model at each new session, so read it.\n\n\
+Examples:\n  carryover trust --cwd ~/code/shop-api\n  carryover trust --yes   (in a script, after reading it)"
+)]
 pub struct TrustArgs {
     /// The project directory (default: the current directory).
     #[arg(long, value_name = "DIR")]
@@ -408,6 +414,9 @@ pub struct TrustArgs {
     /// List every trusted template.
     #[arg(long)]
     pub list: bool,
+    /// Trust without asking (scripts); the template or its diff is still printed.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
     /// Print JSON for scripts.
     #[arg(long)]
     pub json: bool,

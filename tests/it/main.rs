@@ -28,3 +28,4 @@ mod session_start;
 mod startup;
 mod statusline;
 mod support;
+mod trust;

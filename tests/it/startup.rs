@@ -24,7 +24,7 @@ fn notes(trusted: bool) -> Replay {
         replay
             .env
             .carryover()
-            .args(["trust", "--cwd"])
+            .args(["trust", "--yes", "--cwd"])
             .arg(&replay.project)
             .assert()
             .success()
@@ -93,7 +93,7 @@ fn an_untrusted_or_changed_template_injects_nothing_and_says_how_to_trust_it() {
     replay
         .env
         .carryover()
-        .args(["trust", "--cwd"])
+        .args(["trust", "--yes", "--cwd"])
         .arg(&replay.project)
         .assert()
         .success();
@@ -118,7 +118,7 @@ fn an_untrusted_or_changed_template_injects_nothing_and_says_how_to_trust_it() {
     replay
         .env
         .carryover()
-        .args(["trust", "--cwd"])
+        .args(["trust", "--yes", "--cwd"])
         .arg(&replay.project)
         .assert()
         .success();
@@ -278,7 +278,7 @@ fn trust_without_a_template_is_refused() {
     replay
         .env
         .carryover()
-        .args(["trust", "--cwd"])
+        .args(["trust", "--yes", "--cwd"])
         .arg(&replay.project)
         .assert()
         .code(2)
