@@ -284,3 +284,25 @@ fn trust_without_a_template_is_refused() {
         .code(2)
         .stderr(contains("no start-up template"));
 }
+
+#[test]
+fn the_untrusted_warning_is_given_once_per_session() {
+    let replay = notes(false);
+    let warned = |payload: &str| {
+        start(&replay, payload)
+            .1
+            .is_some_and(|message| message.contains("carryover trust --cwd"))
+    };
+    assert!(
+        warned("sessionstart-startup-1"),
+        "the first start is warned"
+    );
+    assert!(
+        !warned("sessionstart-startup-1"),
+        "a second start of the same session is not"
+    );
+    assert!(
+        warned("sessionstart-clear-1"),
+        "a new session id is warned again"
+    );
+}
