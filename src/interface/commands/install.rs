@@ -130,10 +130,21 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
         return Ok(());
     }
     if args.dry_run {
-        if change.changes_anything() {
-            crate::say!("{}", diff(&change).trim_end_matches('\n'));
-        } else {
+        if !change.changes_anything() {
             crate::say!("No change to {}.", change.path.display());
+        } else if change.delete {
+            crate::say!(
+                "{} would be deleted: carryover made it and nothing else is in it.",
+                change.path.display()
+            );
+        } else if change.after.is_some() {
+            crate::say!("{}", diff(&change).trim_end_matches('\n'));
+        }
+        for backup in &change.stale_backups {
+            crate::say!(
+                "{} would be deleted (a backup of carryover's).",
+                backup.display()
+            );
         }
         return Ok(());
     }
@@ -157,7 +168,7 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
 fn report(change: &SettingsChange, agent: AgentKind, installing: bool, applied: &Applied) {
     let name = agent.display_name();
     let path = change.path.display();
-    match (installing, change.changes_anything()) {
+    match (installing, change.after.is_some()) {
         (true, true) => {
             crate::say!("carryover's hooks are wired into {name}: {path}");
             for spec in agent.hooks() {

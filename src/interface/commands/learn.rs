@@ -41,7 +41,7 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
     ))
     .unwrap_or(None);
     let learning = pollster::block_on(service.learn(kind, &text, options))?;
-    if let Some(near) = near {
+    if let Some(near) = &near {
         crate::tell!(
             "carryover: {} is close to {} (similarity {:.2}): {}",
             learning.id,
@@ -70,6 +70,11 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
                 "tags": learning.tags,
                 "project": scope_project(learning.project.as_deref()),
                 "pinned": learning.pinned,
+                "near": near.map(|n| json!({
+                    "id": n.id,
+                    "content": n.content,
+                    "similarity": (f64::from(n.similarity) * 100.0).round() / 100.0,
+                })),
             })
         );
     } else {
