@@ -51,13 +51,45 @@ pub struct SettingsChange {
     pub after: Option<String>,
     /// What became of the status line; `None` for agents without one.
     pub status_line: Option<StatusLineChange>,
+    /// Where the file is copied before it is written: only while no backup of it exists, so
+    /// the one backup kept is the user's original however often carryover is (un)installed.
+    pub backup: Option<PathBuf>,
+    /// Uninstall: the file is deleted rather than written as `{}`, because carryover made it
+    /// (no backup of an original exists) and nothing of the user's is in it.
+    pub delete: bool,
+    /// Uninstall: carryover's backups that hold nothing but the file after uninstall (with
+    /// carryover's hooks taken out, they equal it), so they are deleted.
+    pub stale_backups: Vec<PathBuf>,
 }
 
 impl SettingsChange {
-    /// Whether applying it would write anything.
+    /// Whether applying it would write or delete anything.
     pub fn changes_anything(&self) -> bool {
-        self.after.is_some()
+        self.after.is_some() || !self.stale_backups.is_empty()
     }
+
+    fn unchanged(path: PathBuf, before: Option<String>) -> Self {
+        Self {
+            path,
+            before,
+            after: None,
+            status_line: None,
+            backup: None,
+            delete: false,
+            stale_backups: Vec::new(),
+        }
+    }
+}
+
+/// What `apply` did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// The backup made of the previous file.
+    pub backup: Option<PathBuf>,
+    /// The settings file was deleted.
+    pub deleted: bool,
+    /// carryover's backups deleted.
+    pub removed_backups: Vec<PathBuf>,
 }
 
 /// Where an agent's settings are, and what to wire.
@@ -110,12 +142,7 @@ impl<F: SettingsFiles> HookInstaller<F> {
                 source,
             })?,
             None if *action == HookAction::Uninstall => {
-                return Ok(SettingsChange {
-                    path,
-                    before,
-                    after: None,
-                    status_line: None,
-                });
+                return Ok(SettingsChange::unchanged(path, before));
             }
             None => serde_json::Value::Object(Default::default()),
         };
@@ -164,12 +191,51 @@ impl<F: SettingsFiles> HookInstaller<F> {
         };
         let after = (before.is_none() || next != settings)
             .then(|| encode_settings(&next, before.as_deref()));
-        Ok(SettingsChange {
-            path,
-            before,
-            after,
-            status_line,
-        })
+        let backups = self.files.backups(&path).await?;
+        let mut change = SettingsChange {
+            backup: None,
+            delete: false,
+            stale_backups: Vec::new(),
+            ..SettingsChange::unchanged(path, before)
+        };
+        change.status_line = status_line;
+        match action {
+            HookAction::Install { .. } => {
+                if after.is_some() && change.before.is_some() && backups.is_empty() {
+                    change.backup = Some(backup_path(&change.path, &self.clock.now().compact()));
+                }
+            }
+            HookAction::Uninstall => {
+                change.delete =
+                    backups.is_empty() && next.as_object().is_some_and(|o| o.is_empty());
+                for backup in backups {
+                    if self.holds_only(&backup, &next).await? {
+                        change.stale_backups.push(backup);
+                    }
+                }
+            }
+        }
+        change.after = after;
+        Ok(change)
+    }
+
+    /// Whether the backup at `path`, with carryover's hooks and status line taken out, is
+    /// `settings`. A backup that cannot be read or parsed is kept.
+    async fn holds_only(
+        &self,
+        path: &Path,
+        settings: &serde_json::Value,
+    ) -> Result<bool, AppError> {
+        let Some(text) = self.files.read(path).await? else {
+            return Ok(false);
+        };
+        let Ok(value) = parse_settings(&text) else {
+            return Ok(false);
+        };
+        let Ok(unhooked) = uninstall_hooks(value) else {
+            return Ok(false);
+        };
+        Ok(uninstall_status_line(unhooked).0 == *settings)
     }
 
     /// The path to write: a settings file behind a symbolic link is refused in a project (a
@@ -210,14 +276,27 @@ impl<F: SettingsFiles> HookInstaller<F> {
         }
     }
 
-    /// Writes a planned change (nothing when it changes nothing), backing up the previous file
-    /// next to it as `<name>.carryover-backup-<UTC time>`; returns the backup's path.
-    pub async fn apply(&self, change: &SettingsChange) -> Result<Option<PathBuf>, AppError> {
-        let Some(after) = &change.after else {
-            return Ok(None);
-        };
-        let backup = backup_path(&change.path, &self.clock.now().compact());
-        Ok(self.files.replace(&change.path, after, &backup).await?)
+    /// Writes a planned change (nothing when it changes nothing): backs up the previous file
+    /// next to it as `<name>.carryover-backup-<UTC time>` when planned, writes or deletes the
+    /// file, then deletes the stale backups.
+    pub async fn apply(&self, change: &SettingsChange) -> Result<Applied, AppError> {
+        let mut applied = Applied::default();
+        if let Some(after) = &change.after {
+            if change.delete {
+                self.files.remove(&change.path).await?;
+                applied.deleted = true;
+            } else {
+                applied.backup = self
+                    .files
+                    .replace(&change.path, after, change.backup.clone())
+                    .await?;
+            }
+        }
+        for backup in &change.stale_backups {
+            self.files.remove(backup).await?;
+            applied.removed_backups.push(backup.clone());
+        }
+        Ok(applied)
     }
 }
 
@@ -263,6 +342,7 @@ mod tests {
         files
             .expect_inspect()
             .returning(|_, _| Ok(SettingsFileState::default()));
+        files.expect_backups().returning(|_| Ok(Vec::new()));
         files
     }
 
@@ -272,6 +352,7 @@ mod tests {
             .expect_inspect()
             .returning(move |_, _| Ok(state.clone()));
         files.expect_read().returning(|_| Ok(Some("{}".into())));
+        files.expect_backups().returning(|_| Ok(Vec::new()));
         files
     }
 
@@ -338,9 +419,7 @@ mod tests {
                 mockall::predicate::function(|text: &str| {
                     text.contains("/opt/carryover hook session-start")
                 }),
-                eq(PathBuf::from(
-                    "/home/u/.claude/settings.json.carryover-backup-20261122T184000Z",
-                )),
+                eq(None),
             )
             .times(1)
             .returning(|_, _, _| Ok(None));
@@ -350,7 +429,10 @@ mod tests {
         )
         .unwrap();
         assert!(change.changes_anything() && change.before.is_none());
-        assert_eq!(pollster::block_on(installer.apply(&change)).unwrap(), None);
+        assert_eq!(
+            pollster::block_on(installer.apply(&change)).unwrap(),
+            Applied::default()
+        );
     }
 
     #[test]
@@ -378,7 +460,10 @@ mod tests {
         )
         .unwrap();
         assert!(!change.changes_anything());
-        assert_eq!(pollster::block_on(installer.apply(&change)).unwrap(), None);
+        assert_eq!(
+            pollster::block_on(installer.apply(&change)).unwrap(),
+            Applied::default()
+        );
     }
 
     #[test]
@@ -477,5 +562,111 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(error.to_string(), "Codex CLI has no local settings file");
+    }
+
+    const ORIGINAL: &str = "/home/u/.claude/settings.json.carryover-backup-20261101T000000Z";
+    const LATER: &str = "/home/u/.claude/settings.json.carryover-backup-20261102T000000Z";
+
+    /// A settings file holding `text`, with carryover's backups `backups` (path, text).
+    fn files_with_backups(
+        text: &'static str,
+        backups: &'static [(&'static str, &'static str)],
+    ) -> MockSettingsFiles {
+        let mut files = MockSettingsFiles::new();
+        files
+            .expect_inspect()
+            .returning(|_, _| Ok(SettingsFileState::default()));
+        files.expect_read().returning(move |path| {
+            let held = backups
+                .iter()
+                .find(|(at, _)| Path::new(at) == path)
+                .map(|(_, text)| *text)
+                .unwrap_or(text);
+            Ok(Some(held.to_owned()))
+        });
+        files
+            .expect_backups()
+            .returning(move |_| Ok(backups.iter().map(|(at, _)| PathBuf::from(at)).collect()));
+        files
+    }
+
+    fn installed(settings: serde_json::Value) -> &'static str {
+        let hooked = install_hooks(settings, AgentKind::Claude, Path::new("carryover")).unwrap();
+        let text = crate::domain::agent_hooks::encode_settings(&hooked, None);
+        Box::leak(text.into_boxed_str())
+    }
+
+    #[rstest::rstest]
+    #[case::the_first_install_backs_up_the_original(&[], true)]
+    #[case::a_later_install_adds_no_backup(&[(ORIGINAL, r#"{"model": "x"}"#)], false)]
+    fn install_keeps_at_most_one_backup(
+        #[case] backups: &'static [(&'static str, &'static str)],
+        #[case] backed_up: bool,
+    ) {
+        let installer = HookInstaller::new(
+            files_with_backups(r#"{"model": "x"}"#, backups),
+            fixed_clock(),
+        );
+        let change = pollster::block_on(
+            installer.plan(&target(AgentKind::Claude, InstallScope::User), &install()),
+        )
+        .unwrap();
+        assert_eq!(change.backup.is_some(), backed_up, "{:?}", change.backup);
+    }
+
+    #[rstest::rstest]
+    #[case::a_file_carryover_made_is_deleted(installed(serde_json::json!({})), &[], true, &[])]
+    #[case::the_users_original_is_restored_and_its_backup_dropped(
+        installed(serde_json::json!({"model": "x"})),
+        &[(ORIGINAL, r#"{"model": "x"}"#), (LATER, "{}")],
+        false,
+        &[ORIGINAL]
+    )]
+    #[case::an_empty_original_stays(
+        installed(serde_json::json!({})),
+        &[(ORIGINAL, "{}")],
+        false,
+        &[ORIGINAL]
+    )]
+    #[case::a_backup_with_other_content_is_kept(
+        installed(serde_json::json!({"model": "y"})),
+        &[(ORIGINAL, r#"{"model": "x"}"#)],
+        false,
+        &[]
+    )]
+    fn uninstall_takes_away_what_install_made(
+        #[case] text: &'static str,
+        #[case] backups: &'static [(&'static str, &'static str)],
+        #[case] delete: bool,
+        #[case] stale: &[&str],
+    ) {
+        let installer = HookInstaller::new(files_with_backups(text, backups), fixed_clock());
+        let change = pollster::block_on(installer.plan(
+            &target(AgentKind::Claude, InstallScope::User),
+            &HookAction::Uninstall,
+        ))
+        .unwrap();
+        assert_eq!(change.delete, delete);
+        let stale: Vec<PathBuf> = stale.iter().map(PathBuf::from).collect();
+        assert_eq!(change.stale_backups, stale);
+    }
+
+    #[test]
+    fn applying_a_deletion_removes_the_file_and_writes_nothing() {
+        let mut files = files_with_backups(installed(serde_json::json!({})), &[]);
+        files.expect_replace().never();
+        files
+            .expect_remove()
+            .with(eq(PathBuf::from("/work/shop/.claude/settings.json")))
+            .times(1)
+            .returning(|_| Ok(()));
+        let installer = HookInstaller::new(files, fixed_clock());
+        let change = pollster::block_on(installer.plan(
+            &target(AgentKind::Claude, InstallScope::Project),
+            &HookAction::Uninstall,
+        ))
+        .unwrap();
+        let applied = pollster::block_on(installer.apply(&change)).unwrap();
+        assert!(applied.deleted && applied.backup.is_none());
     }
 }

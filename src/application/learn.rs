@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::domain::ports::{Clock, IdGenerator, SeedRepository};
+use crate::domain::ports::{Clock, Embedder, IdGenerator, SeedRepository};
 use crate::domain::seed::{Learning, LearningKind};
 use crate::domain::{ChangeReason, RuleError};
 
@@ -22,6 +22,18 @@ pub struct LearnOptions {
     pub pinned: bool,
 }
 
+/// A stored learning that says nearly what a new one says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NearLearning {
+    /// Its id.
+    pub id: String,
+    /// Its text.
+    pub content: String,
+    /// Built-in model cosine (1.0 for the same text once case, spacing and a final full stop
+    /// are ignored).
+    pub similarity: f32,
+}
+
 /// Adds confirmed learnings to the seed.
 pub struct Learn<S> {
     seeds: S,
@@ -35,27 +47,75 @@ impl<S: SeedRepository> Learn<S> {
         Self { seeds, clock, ids }
     }
 
-    /// Adds `content` as a confirmed learning of `kind`; refuses empty text, a missing seed and
-    /// a learning whose text (ignoring case and spacing) is already stored under that kind.
+    /// The stored learning closest to `content`, when its similarity is at least `threshold`
+    /// (the one proposals use to drop near-duplicates). Only a warning hangs on it, so an
+    /// embedder that fails finds nothing rather than stopping `learn`.
+    pub async fn near<E: Embedder>(
+        &self,
+        embedder: &E,
+        content: &str,
+        threshold: f32,
+    ) -> Result<Option<NearLearning>, AppError> {
+        let Some(loaded) = self.seeds.load().await? else {
+            return Ok(None);
+        };
+        let content = clean(content);
+        let wanted = normalise(&content);
+        let learnings: Vec<&Learning> = loaded.seed.learned.iter().map(|(_, l)| l).collect();
+        if let Some(same) = learnings.iter().find(|l| normalise(&l.content) == wanted) {
+            return Ok(Some(NearLearning {
+                id: same.id.clone(),
+                content: same.content.clone(),
+                similarity: 1.0,
+            }));
+        }
+        if learnings.is_empty() {
+            return Ok(None);
+        }
+        let mut texts = vec![content];
+        texts.extend(learnings.iter().map(|l| l.content.clone()));
+        let Ok(vectors) = embedder.embed(&texts).await else {
+            return Ok(None);
+        };
+        let Some((new, known)) = vectors.split_first() else {
+            return Ok(None);
+        };
+        let closest = learnings
+            .iter()
+            .zip(known)
+            .map(|(learning, vector)| (learning, dot(new, vector)))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        Ok(closest
+            .filter(|(_, similarity)| *similarity >= threshold)
+            .map(|(learning, similarity)| NearLearning {
+                id: learning.id.clone(),
+                content: learning.content.clone(),
+                similarity,
+            }))
+    }
+
+    /// Adds `content` as a confirmed learning of `kind`; refuses empty text, text that looks
+    /// like it holds a secret (learnings are committed and injected, where a transcript's
+    /// secrets are redacted), a missing seed and a learning whose text (ignoring case and
+    /// spacing) is already stored under that kind.
     pub async fn learn(
         &self,
         kind: LearningKind,
         content: &str,
         options: LearnOptions,
     ) -> Result<Learning, AppError> {
-        // Control characters (a terminal escape) and invisible marks (zero-width spaces) are
-        // not text: they are removed, and what is left must say something.
-        let content = content
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .filter(|c| !crate::domain::format::is_invisible_format(*c))
-            .collect::<String>()
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let content = clean(content);
         if content.is_empty() {
             return Err(AppError::Rule(RuleError::Empty {
                 what: "the learning",
+            }));
+        }
+        if let Some(finding) = crate::domain::redaction::find_secrets(&content)
+            .into_iter()
+            .next()
+        {
+            return Err(AppError::Rule(RuleError::SecretInLearning {
+                rule: finding.rule,
             }));
         }
         let now = self.clock.now();
@@ -95,6 +155,26 @@ impl<S: SeedRepository> Learn<S> {
             .await?;
         Ok(added)
     }
+}
+
+/// Control characters (a terminal escape) and invisible marks (zero-width spaces) are not
+/// text: they are removed, and runs of spacing become one space.
+fn clean(content: &str) -> String {
+    content
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .filter(|c| !crate::domain::format::is_invisible_format(*c))
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    if a.len() != b.len() {
+        return 0.0;
+    }
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 fn normalise(text: &str) -> String {
@@ -225,5 +305,85 @@ mod tests {
         ))
         .unwrap_err();
         assert!(matches!(error, AppError::Rule(RuleError::Empty { .. })));
+    }
+
+    #[rstest]
+    #[case::aws_access_key("The CI key is AKIAZ3MTQ7LP4XN2WBQD for the deploy bucket")]
+    #[case::github_token("use ghp_8fK2mQ9xLp4Rt7Wv1Zb3Nc6Hd0Js5Ya2Ue4G to push")]
+    #[case::typed_password("my password is Tr0ub4dor&3horse")]
+    fn refuses_text_that_holds_a_secret_without_touching_the_store(#[case] text: &str) {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_update().never();
+        let error = pollster::block_on(Learn::new(seeds, clock(), ids()).learn(
+            LearningKind::Insight,
+            text,
+            LearnOptions::default(),
+        ))
+        .unwrap_err();
+        assert!(
+            matches!(error, AppError::Rule(RuleError::SecretInLearning { .. })),
+            "{error}"
+        );
+        assert!(
+            !error.to_string().contains(&text[12..20]),
+            "the secret is not echoed"
+        );
+    }
+
+    fn seed_with(contents: &[&str]) -> Seed {
+        let mut seed = existing_seed();
+        for (n, content) in contents.iter().enumerate() {
+            seed.learned.insights.push(Learning::new(
+                format!("ins_{n}"),
+                (*content).to_owned(),
+                MANUAL_SOURCE.to_owned(),
+                Timestamp::parse("2026-11-01T10:00:00Z").unwrap(),
+                true,
+            ));
+        }
+        seed
+    }
+
+    /// An embedder whose vectors say: texts about staging point one way, about deploys
+    /// another, the rest a third.
+    fn topical_embedder() -> crate::domain::ports::MockEmbedder {
+        let mut embedder = crate::domain::ports::MockEmbedder::new();
+        embedder.expect_embed().returning(|texts| {
+            Ok(texts
+                .iter()
+                .map(|t| {
+                    let t = t.to_lowercase();
+                    if t.contains("staging") {
+                        vec![1.0, 0.0, 0.0]
+                    } else if t.contains("deploy") {
+                        vec![0.0, 1.0, 0.0]
+                    } else {
+                        vec![0.0, 0.0, 1.0]
+                    }
+                })
+                .collect())
+        });
+        embedder
+    }
+
+    #[rstest]
+    #[case::same_text_ignoring_case("STAGING resets every Sunday.", Some(("ins_0", 1.0)))]
+    #[case::similar_by_the_model("The staging database is wiped weekly", Some(("ins_0", 1.0)))]
+    #[case::unrelated("Mara prefers tabs", None)]
+    fn finds_a_near_duplicate(#[case] text: &str, #[case] expected: Option<(&str, f32)>) {
+        let mut seeds = MockSeedRepository::new();
+        let seed = seed_with(&["Staging resets every Sunday", "Deploys go out on Tuesdays"]);
+        seeds.expect_load().returning(move || {
+            Ok(Some(crate::domain::ports::LoadedSeed {
+                seed: seed.clone(),
+                repaired: None,
+            }))
+        });
+        let service = Learn::new(seeds, clock(), ids());
+        let near = pollster::block_on(service.near(&topical_embedder(), text, 0.8)).unwrap();
+        assert_eq!(
+            near.map(|n| (n.id, n.similarity)),
+            expected.map(|(id, s)| (id.to_owned(), s))
+        );
     }
 }

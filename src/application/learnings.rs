@@ -232,6 +232,18 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
             prefix: String::new(),
         }))
     }
+
+    /// Forgets the learning like [`Learnings::forget`], then rewrites the store's history so
+    /// that no recorded version holds its text; returns it with the number of versions
+    /// rewritten.
+    pub async fn forget_and_purge(&self, prefix: &str) -> Result<(FoundLearning, usize), AppError> {
+        let found = self.forget(prefix).await?;
+        let rewritten = self
+            .seeds
+            .purge(&found.learning.id, &found.learning.content)
+            .await?;
+        Ok((found, rewritten))
+    }
 }
 
 #[cfg(test)]

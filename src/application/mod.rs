@@ -33,13 +33,15 @@ mod window_settings;
 pub use error::AppError;
 pub use flags::Flags;
 pub use handoffs::{FoundHandoff, HandoffFilter, HandoffSearch, Handoffs};
-pub use hook_installer::{HookAction, HookInstaller, HookTarget, SettingsChange, StatusLinePolicy};
+pub use hook_installer::{
+    Applied, HookAction, HookInstaller, HookTarget, SettingsChange, StatusLinePolicy,
+};
 pub use identity_settings::{FieldChange, IdentitySettings};
 pub use import_agent_memory::{ImportAgentMemory, MemoryImport, Skipped};
 pub use index_learnings::{IndexLearnings, IndexReport};
 pub use init_seed::{InitRequest, InitSeed};
 pub use instruction_queue::{InstructionQueue, Priority};
-pub use learn::{Learn, LearnOptions};
+pub use learn::{Learn, LearnOptions, NearLearning};
 pub use learning_proposals::{
     Dropped, Extraction, LearningProposals, MEMORY_CONFIDENCE, MEMORY_METHOD, METHOD,
     ProposalOrigin, ProposalSettings, add_proposals,
@@ -61,5 +63,5 @@ pub use session_listener::{ActiveSession, ListenerNotes, ListenerRegistry, Sessi
 pub use start_session::{StartOutcome, StartRequest, StartSession, StartSettings};
 pub use startup_instruction::{StartupInstructionListener, StartupReport};
 pub use status_line::{StatusLine, StatusOutcome, StatusRequest};
-pub use trust::Trust;
+pub use trust::{Trust, TrustPreview, TrustView};
 pub use window_settings::{WindowSettings, unknown_window_diagnostic};

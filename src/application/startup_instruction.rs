@@ -27,7 +27,8 @@ pub struct StartupReport {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Outcome {
     NoTemplate,
-    Untrusted(String),
+    /// The warning, and the digest of the template it is about.
+    Untrusted(String, String),
     NotApplicable,
     Rendered(String),
 }
@@ -101,11 +102,14 @@ where
                 if trusted {
                     Ok(Some(file))
                 } else {
-                    Err(Outcome::Untrusted(format!(
-                        "the start-up template {} is new or changed and was not injected; review it, then run `carryover trust --cwd {}`",
-                        file.path.display(),
-                        session.project.root.display()
-                    )))
+                    Err(Outcome::Untrusted(
+                        format!(
+                            "the start-up template {} is new or changed and was not injected; review it, then run `carryover trust --cwd {}`",
+                            file.path.display(),
+                            session.project.root.display()
+                        ),
+                        file.sha256,
+                    ))
                 }
             }
             Ok(None) => self.templates.user_template().await.map_err(|error| {
@@ -169,6 +173,48 @@ where
         }
     }
 
+    /// Whether the session has not been warned about this untrusted template yet, noting that
+    /// it now is: the warning is for the user, and a session hears it once (a changed
+    /// template is warned about again). Without a usable session id, or a record store that
+    /// works, the warning is given rather than lost.
+    async fn first_warning(
+        &self,
+        session: &Session,
+        sha256: &str,
+        notes: &mut ListenerNotes,
+    ) -> bool {
+        let Some(id) = session
+            .id
+            .as_deref()
+            .and_then(|raw| SessionId::parse(raw).ok())
+        else {
+            return true;
+        };
+        let first = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let noted = first.clone();
+        let digest = sha256.to_owned();
+        let updated = self
+            .records
+            .update(
+                &session.project.slug(self.slug_style),
+                &id,
+                Box::new(move |record| {
+                    let mut record = record.unwrap_or_default();
+                    if record.untrusted_template.as_deref() == Some(digest.as_str()) {
+                        noted.store(false, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    record.untrusted_template = Some(digest);
+                    record
+                }),
+            )
+            .await;
+        if let Err(error) = updated {
+            notes.diagnostics.push(error.to_string());
+            return true;
+        }
+        first.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Whether this session may not have the instruction: a continued conversation never
     /// does, and a session whose record shows it had it already did.
     async fn not_for(&self, session: &Session, notes: &mut ListenerNotes) -> bool {
@@ -214,7 +260,11 @@ where
         }
         match self.evaluate(session, &mut notes).await {
             Outcome::Rendered(text) => self.queue.queue(text, Priority::High),
-            Outcome::Untrusted(message) => notes.user_messages.push(message),
+            Outcome::Untrusted(message, sha256) => {
+                if self.first_warning(session, &sha256, &mut notes).await {
+                    notes.user_messages.push(message);
+                }
+            }
             Outcome::NoTemplate | Outcome::NotApplicable => {}
         }
         notes
@@ -225,7 +275,7 @@ where
         let applies = match self.evaluate(session, &mut notes).await {
             Outcome::Rendered(_) => Some(true),
             Outcome::NotApplicable => Some(false),
-            Outcome::Untrusted(message) => {
+            Outcome::Untrusted(message, _) => {
                 notes.user_messages.push(message);
                 None
             }
@@ -361,21 +411,49 @@ mod tests {
         assert_eq!(notes, ListenerNotes::default());
     }
 
-    #[test]
-    fn an_untrusted_project_template_injects_nothing_and_tells_the_user() {
+    /// A record store whose session `s1` was warned about the template of digest `warned`;
+    /// it keeps what the listener writes.
+    fn warned_records(warned: Option<&'static str>) -> MockSessionRecordStore {
+        let mut records = MockSessionRecordStore::new();
+        records.expect_load().returning(|_, _| Ok(None));
+        records
+            .expect_update()
+            .times(1)
+            .returning(move |_, _, edit| {
+                let record = edit(Some(SessionRecord {
+                    untrusted_template: warned.map(str::to_owned),
+                    ..SessionRecord::default()
+                }));
+                assert_eq!(record.untrusted_template.as_deref(), Some("digest"));
+                Ok(record)
+            });
+        records
+    }
+
+    #[rstest]
+    #[case::first_time_in_the_session(None, 1)]
+    #[case::already_warned_in_the_session(Some("digest"), 0)]
+    #[case::warned_about_an_earlier_version(Some("older"), 1)]
+    fn an_untrusted_project_template_injects_nothing_and_tells_the_user_once(
+        #[case] warned: Option<&'static str>,
+        #[case] messages: usize,
+    ) {
         let (listener, queue) = listener(
             templates(Some(TEMPLATE), Some(TEMPLATE)),
             trust(false),
-            records(false),
+            warned_records(warned),
             flags(Some(FlagValue::Bool(true))),
         );
         let notes =
             pollster::block_on(listener.on_session_changed(&session(Some(StartSource::Startup))));
         assert!(queue.drain().is_empty());
-        assert!(
-            notes.user_messages[0].contains("carryover trust --cwd /code/p"),
-            "{notes:?}"
-        );
+        assert_eq!(notes.user_messages.len(), messages, "{notes:?}");
+        if messages == 1 {
+            assert!(
+                notes.user_messages[0].contains("carryover trust --cwd /code/p"),
+                "{notes:?}"
+            );
+        }
     }
 
     #[test]

@@ -4,9 +4,49 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::domain::RuleError;
-use crate::domain::ports::{Clock, TemplateSource, TrustEntry, TrustStore};
+use crate::domain::ports::{Clock, TemplateFile, TemplateSource, TrustEntry, TrustStore};
 
 use super::AppError;
+
+/// A project template about to be trusted, with what was trusted before at its path.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrustPreview {
+    /// The template as it is now.
+    pub file: TemplateFile,
+    /// The earlier decision for its path, if any.
+    pub previous: Option<TrustEntry>,
+}
+
+/// What the user is shown before trusting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TrustView {
+    /// Trusted already, exactly as it is.
+    Unchanged,
+    /// Never trusted (or trusted before its text was kept): the whole template.
+    Whole(String),
+    /// Trusted before in another version: a unified diff from that version.
+    Diff(String),
+}
+
+impl TrustPreview {
+    /// The template, or its diff against the version trusted before.
+    pub fn view(&self) -> TrustView {
+        let path = self.file.path.display().to_string();
+        match &self.previous {
+            Some(previous) if previous.sha256 == self.file.sha256 => TrustView::Unchanged,
+            Some(TrustEntry {
+                text: Some(before), ..
+            }) => TrustView::Diff(
+                similar::TextDiff::from_lines(before.as_str(), self.file.text.as_str())
+                    .unified_diff()
+                    .context_radius(3)
+                    .header(&format!("{path} (trusted)"), &format!("{path} (now)"))
+                    .to_string(),
+            ),
+            _ => TrustView::Whole(self.file.text.clone()),
+        }
+    }
+}
 
 /// Trust decisions over project templates.
 pub struct Trust<T, Tr> {
@@ -25,12 +65,13 @@ impl<T: TemplateSource, Tr: TrustStore> Trust<T, Tr> {
         }
     }
 
-    /// Trusts the project's template as it is now; returns its path and digest.
-    pub async fn trust(
+    /// The project's template as it is now, with the decision recorded for it before;
+    /// records nothing.
+    pub async fn preview(
         &self,
         root: &Path,
         expected_path: PathBuf,
-    ) -> Result<(PathBuf, String), AppError> {
+    ) -> Result<TrustPreview, AppError> {
         let file = self
             .templates
             .project_template(root)
@@ -38,10 +79,23 @@ impl<T: TemplateSource, Tr: TrustStore> Trust<T, Tr> {
             .ok_or(AppError::Rule(RuleError::NoProjectTemplate {
                 path: expected_path,
             }))?;
+        let previous = self
+            .trust
+            .list()
+            .await?
+            .into_iter()
+            .find(|entry| entry.path == file.path);
+        Ok(TrustPreview { file, previous })
+    }
+
+    /// Trusts the template exactly as previewed (what the user saw, not what the file may
+    /// hold by now: a file changed since is simply not trusted).
+    pub async fn record(&self, preview: &TrustPreview) -> Result<(), AppError> {
+        let file = &preview.file;
         self.trust
-            .trust(&file.path, &file.sha256, self.clock.now())
+            .trust(&file.path, &file.sha256, &file.text, self.clock.now())
             .await?;
-        Ok((file.path, file.sha256))
+        Ok(())
     }
 
     /// Stops trusting the template at `path`; returns whether it was trusted.
@@ -61,32 +115,80 @@ mod tests {
     use crate::application::testing::fixed_clock;
     use crate::domain::ports::{MockTemplateSource, MockTrustStore, TemplateFile};
 
-    #[test]
-    fn trusts_the_template_as_it_is_now() {
+    fn template_now() -> MockTemplateSource {
         let mut templates = MockTemplateSource::new();
         templates.expect_project_template().returning(|root| {
             Ok(Some(TemplateFile {
                 path: root.join(".carryover/_startup.md"),
-                text: "x".into(),
-                sha256: "d1".into(),
+                text: "run make status\nthen say hello\n".into(),
+                sha256: "d2".into(),
             }))
         });
+        templates
+    }
+
+    fn trusted_before(entry: Option<(&'static str, Option<&'static str>)>) -> MockTrustStore {
         let mut trust = MockTrustStore::new();
+        trust.expect_list().returning(move || {
+            Ok(entry
+                .into_iter()
+                .map(|(sha, text)| TrustEntry {
+                    path: "/code/p/.carryover/_startup.md".into(),
+                    sha256: sha.into(),
+                    trusted_at: crate::domain::seed::Timestamp::parse("2026-11-01T00:00:00Z")
+                        .unwrap(),
+                    text: text.map(str::to_owned),
+                })
+                .collect())
+        });
         trust
-            .expect_trust()
-            .withf(|path, sha, _| path.ends_with(".carryover/_startup.md") && sha == "d1")
-            .times(1)
-            .returning(|_, _, _| Ok(()));
-        let service = Trust::new(templates, trust, fixed_clock());
-        let (path, sha) = pollster::block_on(service.trust(
+    }
+
+    #[rstest::rstest]
+    #[case::never_trusted(None, "whole")]
+    #[case::trusted_as_it_is(Some(("d2", Some("run make status\nthen say hello\n"))), "unchanged")]
+    #[case::trusted_in_another_version(Some(("d1", Some("run make status\n"))), "diff")]
+    #[case::trusted_before_texts_were_kept(Some(("d1", None)), "whole")]
+    fn shows_the_template_or_what_changed_since_it_was_trusted(
+        #[case] before: Option<(&'static str, Option<&'static str>)>,
+        #[case] expected: &str,
+    ) {
+        let service = Trust::new(template_now(), trusted_before(before), fixed_clock());
+        let preview = pollster::block_on(service.preview(
             Path::new("/code/p"),
             "/code/p/.carryover/_startup.md".into(),
         ))
         .unwrap();
-        assert_eq!(
-            (path, sha.as_str()),
-            (PathBuf::from("/code/p/.carryover/_startup.md"), "d1")
-        );
+        match (preview.view(), expected) {
+            (TrustView::Unchanged, "unchanged") => {}
+            (TrustView::Whole(text), "whole") => assert!(text.contains("then say hello")),
+            (TrustView::Diff(diff), "diff") => {
+                assert!(diff.contains("+then say hello"), "{diff}");
+                assert!(diff.contains(" run make status"), "{diff}");
+            }
+            (view, _) => panic!("{view:?} is not {expected}"),
+        }
+    }
+
+    #[test]
+    fn records_the_template_as_previewed() {
+        let mut trust = trusted_before(None);
+        trust
+            .expect_trust()
+            .withf(|path, sha, text, _| {
+                path.ends_with(".carryover/_startup.md")
+                    && sha == "d2"
+                    && text.contains("then say hello")
+            })
+            .times(1)
+            .returning(|_, _, _, _| Ok(()));
+        let service = Trust::new(template_now(), trust, fixed_clock());
+        let preview = pollster::block_on(service.preview(
+            Path::new("/code/p"),
+            "/code/p/.carryover/_startup.md".into(),
+        ))
+        .unwrap();
+        pollster::block_on(service.record(&preview)).unwrap();
     }
 
     #[test]
@@ -96,7 +198,7 @@ mod tests {
         let mut trust = MockTrustStore::new();
         trust.expect_trust().never();
         let service = Trust::new(templates, trust, fixed_clock());
-        let error = pollster::block_on(service.trust(
+        let error = pollster::block_on(service.preview(
             Path::new("/code/p"),
             "/code/p/.carryover/_startup.md".into(),
         ))

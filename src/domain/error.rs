@@ -103,6 +103,13 @@ pub enum RuleError {
         /// The valid keys, comma-separated.
         valid: String,
     },
+    /// The text looks like it holds a secret (a key, a token, a password); learnings are
+    /// committed and injected into every session, so it is not stored.
+    #[error("the learning looks like it holds a secret ({rule}); nothing was written")]
+    SecretInLearning {
+        /// The detection rule that matched (never the secret itself).
+        rule: String,
+    },
 }
 
 /// What loading or saving the seed can fail with.

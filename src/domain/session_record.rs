@@ -30,6 +30,10 @@ pub struct SessionRecord {
     /// Sessions whose handoff this session was shown.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub handoffs: Vec<String>,
+    /// Digest of the untrusted project template the user was warned about in this session:
+    /// the warning is given once per session (and again when the template changes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub untrusted_template: Option<String>,
     /// The client's own context window for this session, as its status line reported it.
     pub context_window: Option<u64>,
     /// Keys this version does not know.

@@ -60,22 +60,62 @@ impl SettingsFiles for FsSettingsFiles {
         &self,
         path: &Path,
         text: &str,
-        backup: &Path,
+        backup: Option<PathBuf>,
     ) -> Result<Option<PathBuf>, SettingsError> {
         let previous = match std::fs::metadata(path) {
             Ok(metadata) => Some(metadata.permissions()),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
             Err(error) => return Err(io(path)(error)),
         };
-        let backed_up = match &previous {
-            Some(_) => Some(copy_to_free_name(path, backup)?),
-            None => None,
+        let backed_up = match (&previous, backup) {
+            (Some(_), Some(backup)) => Some(copy_to_free_name(path, &backup)?),
+            _ => None,
         };
         write_atomic(path, text.as_bytes()).map_err(io(path))?;
         if let Some(permissions) = previous {
             std::fs::set_permissions(path, permissions).map_err(io(path))?;
         }
         Ok(backed_up)
+    }
+
+    async fn backups(&self, path: &Path) -> Result<Vec<PathBuf>, SettingsError> {
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+            return Ok(Vec::new());
+        };
+        let prefix = format!("{}.carryover-backup-", name.to_string_lossy());
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(error) => return Err(io(dir)(error)),
+        };
+        let mut found: Vec<(String, PathBuf)> = entries
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+            .filter_map(|entry| {
+                let file = entry.file_name().to_string_lossy().into_owned();
+                let rest = file.strip_prefix(&prefix)?.to_owned();
+                Some((rest, entry.path()))
+            })
+            .collect();
+        // `<time>` sorts as it reads; `<time>.N` (same second) after `<time>`, by N.
+        found.sort_by_key(|(rest, _)| {
+            let (stamp, n) = rest.split_once('.').unwrap_or((rest.as_str(), "0"));
+            (stamp.to_owned(), n.parse::<u32>().unwrap_or(0))
+        });
+        Ok(found.into_iter().map(|(_, path)| path).collect())
+    }
+
+    async fn remove(&self, path: &Path) -> Result<(), SettingsError> {
+        match std::fs::remove_file(path) {
+            Ok(()) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(error) => return Err(io(path)(error)),
+        }
+        if let Some(dir) = path.parent() {
+            // Fails, as meant, when anything else is in it.
+            let _ = std::fs::remove_dir(dir);
+        }
+        Ok(())
     }
 }
 
@@ -138,7 +178,8 @@ mod tests {
         std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o640))
             .unwrap();
         let files = FsSettingsFiles;
-        let made = pollster::block_on(files.replace(&path, "{\"a\": 1}\n", &backup)).unwrap();
+        let made =
+            pollster::block_on(files.replace(&path, "{\"a\": 1}\n", Some(backup.clone()))).unwrap();
         assert_eq!(made.as_deref(), Some(backup.as_path()));
         assert_eq!(fs_err::read_to_string(&backup).unwrap(), "{}\n");
         assert_eq!(
@@ -161,8 +202,8 @@ mod tests {
         let backup = dir.path().join("settings.json.bak");
         fs_err::write(&path, "first").unwrap();
         let files = FsSettingsFiles;
-        pollster::block_on(files.replace(&path, "second", &backup)).unwrap();
-        let made = pollster::block_on(files.replace(&path, "third", &backup)).unwrap();
+        pollster::block_on(files.replace(&path, "second", Some(backup.clone()))).unwrap();
+        let made = pollster::block_on(files.replace(&path, "third", Some(backup.clone()))).unwrap();
         assert_eq!(made, Some(dir.path().join("settings.json.bak.1")));
         assert_eq!(fs_err::read_to_string(&backup).unwrap(), "first");
         assert_eq!(fs_err::read_to_string(made.unwrap()).unwrap(), "second");
@@ -196,9 +237,51 @@ mod tests {
         let backup = dir.path().join("unused");
         let files = FsSettingsFiles;
         assert_eq!(pollster::block_on(files.read(&path)).unwrap(), None);
-        let made = pollster::block_on(files.replace(&path, "{}\n", &backup)).unwrap();
+        let made = pollster::block_on(files.replace(&path, "{}\n", Some(backup.clone()))).unwrap();
         assert_eq!(made, None);
         assert!(!backup.exists());
         assert!(path.exists());
+    }
+
+    #[test]
+    fn lists_backups_oldest_first_and_removes_a_file_with_its_empty_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let claude = dir.path().join(".claude");
+        fs_err::create_dir_all(&claude).unwrap();
+        let path = claude.join("settings.json");
+        for name in [
+            "settings.json.carryover-backup-20261122T184000Z.1",
+            "settings.json.carryover-backup-20261123T090000Z",
+            "settings.json.carryover-backup-20261122T184000Z",
+            "settings.local.json.carryover-backup-20261101T000000Z",
+        ] {
+            fs_err::write(claude.join(name), "{}").unwrap();
+        }
+        let files = FsSettingsFiles;
+        let names: Vec<String> = pollster::block_on(files.backups(&path))
+            .unwrap()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "settings.json.carryover-backup-20261122T184000Z",
+                "settings.json.carryover-backup-20261122T184000Z.1",
+                "settings.json.carryover-backup-20261123T090000Z",
+            ]
+        );
+        fs_err::write(&path, "{}").unwrap();
+        pollster::block_on(files.remove(&path)).unwrap();
+        assert!(
+            !path.exists() && claude.exists(),
+            "a directory in use stays"
+        );
+        for entry in fs_err::read_dir(&claude).unwrap() {
+            fs_err::remove_file(entry.unwrap().path()).unwrap();
+        }
+        fs_err::write(&path, "{}").unwrap();
+        pollster::block_on(files.remove(&path)).unwrap();
+        assert!(!claude.exists(), "an emptied directory goes too");
     }
 }

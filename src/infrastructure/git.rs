@@ -142,7 +142,55 @@ impl Git {
         }
     }
 
+    /// Runs `git <args>` with `input` on its standard input and returns its standard output.
+    pub fn run_with_input(&self, args: &[&str], input: &[u8]) -> Result<String, GitError> {
+        let named = |error: std::io::Error| GitError {
+            command: args.first().copied().unwrap_or("git").to_owned(),
+            message: error.to_string(),
+        };
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(named)?;
+        if let Some(mut stdin) = child.stdin.take() {
+            std::io::Write::write_all(&mut stdin, input).map_err(named)?;
+        }
+        let output = child.wait_with_output().map_err(named)?;
+        if output.status.success() {
+            Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        } else {
+            Err(failure(args.first().copied().unwrap_or("git"), &output))
+        }
+    }
+
+    /// `git cat-file <kind> <object>` as bytes (a commit or blob read whole).
+    pub fn object(&self, kind: &str, object: &str) -> Result<Vec<u8>, GitError> {
+        let output = self.output(&["cat-file", kind, object])?;
+        if output.status.success() {
+            Ok(output.stdout)
+        } else {
+            Err(failure("cat-file", &output))
+        }
+    }
+
     fn output(&self, args: &[&str]) -> Result<Output, GitError> {
+        self.command(args)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|error| GitError {
+                command: args.first().copied().unwrap_or("git").to_owned(),
+                message: if error.kind() == std::io::ErrorKind::NotFound {
+                    "git is not installed or not on PATH".to_owned()
+                } else {
+                    error.to_string()
+                },
+            })
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new("git");
         command
             .arg("--git-dir")
@@ -165,19 +213,11 @@ impl Git {
             .current_dir(&self.work_tree)
             .env("GIT_TERMINAL_PROMPT", "0")
             .env("GIT_OPTIONAL_LOCKS", "0")
-            .env("LC_ALL", "C")
-            .stdin(Stdio::null());
+            .env("LC_ALL", "C");
         for variable in INHERITED_GIT_VARIABLES {
             command.env_remove(variable);
         }
-        command.output().map_err(|error| GitError {
-            command: args.first().copied().unwrap_or("git").to_owned(),
-            message: if error.kind() == std::io::ErrorKind::NotFound {
-                "git is not installed or not on PATH".to_owned()
-            } else {
-                error.to_string()
-            },
-        })
+        command
     }
 }
 

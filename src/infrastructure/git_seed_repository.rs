@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::domain::ports::{Clock, LoadedSeed, Repaired, SeedEdit, SeedHistory, SeedRepository};
-use crate::domain::seed::{Seed, SeedChange, Timestamp, decode_seed};
+use crate::domain::seed::{Seed, SeedChange, Timestamp, decode_seed, purge_version};
 use crate::domain::{ChangeReason, SeedError};
 
 use super::git::GitError;
@@ -282,4 +282,205 @@ impl SeedRepository for GitSeedRepository {
     fn location(&self) -> PathBuf {
         self.file.path().to_owned()
     }
+
+    async fn purge(&self, id: &str, content: &str) -> Result<usize, SeedError> {
+        let _lock = self.file.lock()?;
+        if !self.git.is_healthy() || !self.git.has_commits().map_err(|e| self.git_error(e))? {
+            return Ok(0);
+        }
+        self.purge_working_file(id, content)?;
+        let rewritten = self.rewrite_history(id, content)?;
+        Ok(rewritten)
+    }
+}
+
+/// Files a repository carryover made ever tracks; another file in its history means the
+/// repository is someone else's, and its history is not carryover's to rewrite.
+const OWN_FILES: [&str; 3] = [".gitignore", "seed.json", "seed.schema.json"];
+
+impl GitSeedRepository {
+    /// The seed file without the text, committed, so the rewrite's newest commit is the file.
+    fn purge_working_file(&self, id: &str, content: &str) -> Result<(), SeedError> {
+        let path = self.file.path();
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(source) => {
+                return Err(SeedError::Io {
+                    path: path.to_owned(),
+                    source,
+                });
+            }
+        };
+        if let Some(purged) = purge_version(&text, id, content) {
+            write_atomic(path, purged.as_bytes()).map_err(|source| SeedError::Io {
+                path: path.to_owned(),
+                source,
+            })?;
+            let reason = ChangeReason::Forget { id: id.to_owned() };
+            self.git
+                .commit(&[&self.file_name()], &reason.to_string())
+                .map_err(|e| self.git_error(e))?;
+        }
+        Ok(())
+    }
+
+    /// Rewrites every commit whose seed holds the text (and every descendant, for its new
+    /// parent), moves the branches, and drops the old objects: reflogs expired, then
+    /// `gc --prune=now`. Commit objects are copied header for header with only `tree` and
+    /// `parent` changed, so authors, dates and messages stay as they were.
+    fn rewrite_history(&self, id: &str, content: &str) -> Result<usize, SeedError> {
+        let git = |args: &[&str]| self.git.run(args).map_err(|e| self.git_error(e));
+        let name = self.file_name();
+        let tracked = git(&["log", "--all", "--format=", "--name-only"])?;
+        if let Some(foreign) = tracked
+            .lines()
+            .map(str::trim)
+            .find(|file| !file.is_empty() && !OWN_FILES.contains(file) && *file != name)
+        {
+            return Err(SeedError::Git {
+                command: "log".into(),
+                dir: self.git.work_tree().to_owned(),
+                message: format!(
+                    "the repository also tracks {foreign}, so it is not carryover's own and its history is left alone"
+                ),
+            });
+        }
+        let mut mapped: std::collections::HashMap<String, String> = Default::default();
+        let mut rewritten = 0;
+        for line in git(&[
+            "rev-list",
+            "--reverse",
+            "--topo-order",
+            "--parents",
+            "--all",
+        ])?
+        .lines()
+        {
+            let mut hashes = line.split_whitespace().map(str::to_owned);
+            let Some(commit) = hashes.next() else {
+                continue;
+            };
+            let parents: Vec<String> = hashes.collect();
+            let tree = git(&["rev-parse", &format!("{commit}^{{tree}}")])?
+                .trim()
+                .to_owned();
+            let new_tree = self.purged_tree(&tree, &name, id, content)?;
+            let new_parents: Vec<String> = parents
+                .iter()
+                .map(|p| mapped.get(p).cloned().unwrap_or_else(|| p.clone()))
+                .collect();
+            if new_tree.is_none() && new_parents == parents {
+                mapped.insert(commit.clone(), commit);
+                continue;
+            }
+            if new_tree.is_some() {
+                rewritten += 1;
+            }
+            let raw = self
+                .git
+                .object("commit", &commit)
+                .map_err(|e| self.git_error(e))?;
+            let copy = copy_commit(&raw, new_tree.as_deref().unwrap_or(&tree), &new_parents);
+            let new = self
+                .git
+                .run_with_input(&["hash-object", "-t", "commit", "-w", "--stdin"], &copy)
+                .map_err(|e| self.git_error(e))?;
+            mapped.insert(commit, new.trim().to_owned());
+        }
+        for line in git(&["for-each-ref", "--format=%(objectname) %(refname)"])?.lines() {
+            let Some((old, reference)) = line.split_once(' ') else {
+                continue;
+            };
+            if let Some(new) = mapped.get(old).filter(|new| *new != old) {
+                git(&[
+                    "update-ref",
+                    "-m",
+                    "carryover: forget --purge",
+                    reference,
+                    new,
+                    old,
+                ])?;
+            }
+        }
+        // The index still names the old newest tree's blobs; the work tree is the new one.
+        git(&["read-tree", "HEAD"])?;
+        git(&[
+            "reflog",
+            "expire",
+            "--expire=now",
+            "--expire-unreachable=now",
+            "--all",
+        ])?;
+        git(&["gc", "--quiet", "--prune=now"])?;
+        Ok(rewritten)
+    }
+
+    /// The tree `tree` with its seed purged; `None` when the seed there holds nothing to purge.
+    fn purged_tree(
+        &self,
+        tree: &str,
+        name: &str,
+        id: &str,
+        content: &str,
+    ) -> Result<Option<String>, SeedError> {
+        let listing = self
+            .git
+            .run(&["ls-tree", "-z", tree])
+            .map_err(|e| self.git_error(e))?;
+        let mut changed = false;
+        let mut entries = Vec::new();
+        for entry in listing.split('\0').filter(|e| !e.is_empty()) {
+            let Some((meta, file)) = entry.split_once('\t') else {
+                continue;
+            };
+            let fields: Vec<&str> = meta.split_whitespace().collect();
+            if let ([mode, "blob", blob], true) = (fields.as_slice(), file == name) {
+                let text = self
+                    .git
+                    .object("blob", blob)
+                    .map_err(|e| self.git_error(e))?;
+                if let Some(purged) = purge_version(&String::from_utf8_lossy(&text), id, content) {
+                    let new = self
+                        .git
+                        .run_with_input(&["hash-object", "-w", "--stdin"], purged.as_bytes())
+                        .map_err(|e| self.git_error(e))?;
+                    entries.push(format!("{mode} blob {}\t{file}", new.trim()));
+                    changed = true;
+                    continue;
+                }
+            }
+            entries.push(entry.to_owned());
+        }
+        if !changed {
+            return Ok(None);
+        }
+        let mut input = entries.join("\0");
+        input.push('\0');
+        let new = self
+            .git
+            .run_with_input(&["mktree", "-z"], input.as_bytes())
+            .map_err(|e| self.git_error(e))?;
+        Ok(Some(new.trim().to_owned()))
+    }
+}
+
+/// A raw commit object with its `tree` and `parent` headers replaced; every other byte kept.
+fn copy_commit(raw: &[u8], tree: &str, parents: &[String]) -> Vec<u8> {
+    let split = raw
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .map_or(raw.len(), |at| at + 1);
+    let (headers, rest) = raw.split_at(split);
+    let mut out = format!("tree {tree}\n").into_bytes();
+    for parent in parents {
+        out.extend_from_slice(format!("parent {parent}\n").as_bytes());
+    }
+    for line in headers.split_inclusive(|b| *b == b'\n') {
+        if !(line.starts_with(b"tree ") || line.starts_with(b"parent ")) {
+            out.extend_from_slice(line);
+        }
+    }
+    out.extend_from_slice(rest);
+    out
 }

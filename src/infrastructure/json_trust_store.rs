@@ -30,6 +30,8 @@ struct TrustFile {
 struct Trusted {
     sha256: String,
     trusted_at: Timestamp,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
 }
 
 impl JsonTrustStore {
@@ -84,13 +86,20 @@ impl TrustStore for JsonTrustStore {
             .is_some_and(|trusted| trusted.sha256 == sha256))
     }
 
-    async fn trust(&self, path: &Path, sha256: &str, at: Timestamp) -> Result<(), TemplateError> {
+    async fn trust(
+        &self,
+        path: &Path,
+        sha256: &str,
+        text: &str,
+        at: Timestamp,
+    ) -> Result<(), TemplateError> {
         self.modify(|file| {
             file.templates.insert(
                 path.to_owned(),
                 Trusted {
                     sha256: sha256.to_owned(),
                     trusted_at: at,
+                    text: Some(text.to_owned()),
                 },
             );
         })
@@ -109,6 +118,7 @@ impl TrustStore for JsonTrustStore {
                 path,
                 sha256: trusted.sha256,
                 trusted_at: trusted.trusted_at,
+                text: trusted.text,
             })
             .collect())
     }
@@ -125,8 +135,14 @@ mod tests {
         let template = Path::new("/code/p/.carryover/_startup.md");
         let at = Timestamp::parse("2026-11-22T18:40:00Z").unwrap();
         assert!(!pollster::block_on(store.is_trusted(template, "aa")).unwrap());
-        pollster::block_on(store.trust(template, "aa", at)).unwrap();
+        pollster::block_on(store.trust(template, "aa", "text", at)).unwrap();
         assert!(pollster::block_on(store.is_trusted(template, "aa")).unwrap());
+        let listed = pollster::block_on(store.list()).unwrap();
+        assert_eq!(
+            listed[0].text.as_deref(),
+            Some("text"),
+            "the text is kept to diff"
+        );
         assert!(
             !pollster::block_on(store.is_trusted(template, "bb")).unwrap(),
             "a changed template is not trusted"

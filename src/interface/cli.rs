@@ -79,8 +79,10 @@ PreCompact and SessionEnd in ~/.claude/settings.json (user), .claude/settings.js
 .claude/settings.local.json (local), and the status line (`carryover statusline`) where you \
 have none. Codex CLI: SessionStart, UserPromptSubmit and PreCompact in hooks.json. \
 Gemini CLI: SessionStart, BeforeAgent, PreCompress and SessionEnd in settings.json. The \
-previous file is kept as <file>.carryover-backup-<time>; a file that is not valid JSON is \
-never touched.\n\nExample: carryover install --scope user"
+original file is kept once as <file>.carryover-backup-<time> (later changes add none); a file \
+that is not valid JSON is never touched. --scope project writes the bare `carryover` command \
+(found on PATH) rather than this machine's path, since the file is committed.\n\n\
+Examples:\n  carryover install --scope user\n  carryover install --scope project --dry-run"
 )]
 pub struct InstallArgs {
     /// Which settings file, and whether to print the change without writing it.
@@ -100,6 +102,11 @@ pub struct InstallArgs {
 
 /// `uninstall` options.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Takes out what install put in: carryover's hooks and status line, a settings \
+file install created (when nothing else is left in it), and carryover's backups that hold \
+nothing the file lacks now.\n\nExample: carryover uninstall --scope project"
+)]
 pub struct UninstallArgs {
     /// Which settings file, and whether to print the change without writing it.
     #[command(flatten)]
@@ -279,10 +286,20 @@ pub enum LearningsCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Remove a learning (the seed's git history keeps it).
+    /// Remove a learning (the seed's git history keeps it, unless --purge).
+    #[command(
+        after_help = "--purge rewrites the data home's git history so that no commit holds the \
+text any more (old objects are pruned at once). The cost: every commit from the first one that \
+held it gets a new hash, and a clone or copy made before (a backup, another machine) still \
+holds the old text; only carryover's own repository of seed files is rewritten.\n\n\
+Examples:\n  carryover learnings forget ins_7Qm2v\n  carryover learnings forget --purge ins_7Qm2v"
+    )]
     Forget {
         /// The start of its id.
         prefix: String,
+        /// Also rewrite the seed's git history so the text is in no commit (see below).
+        #[arg(long)]
+        purge: bool,
     },
     /// Move a learning to the current directory's project, or make it global.
     #[command(after_help = "Example: carryover learnings scope pat_7Qm2v project")]
@@ -396,6 +413,12 @@ pub enum FlagsCommand {
 
 /// `trust` options.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Shows the template (or what changed since you last trusted it) before \
+recording anything; on a terminal it asks you to confirm. Without a terminal it needs --yes. \
+A trusted template's text reaches the model at each new session, so read it.\n\n\
+Examples:\n  carryover trust --cwd ~/code/shop-api\n  carryover trust --yes   (in a script, after reading it)"
+)]
 pub struct TrustArgs {
     /// The project directory (default: the current directory).
     #[arg(long, value_name = "DIR")]
@@ -406,6 +429,9 @@ pub struct TrustArgs {
     /// List every trusted template.
     #[arg(long)]
     pub list: bool,
+    /// Trust without asking (scripts); the template or its diff is still printed.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
     /// Print JSON for scripts.
     #[arg(long)]
     pub json: bool,
@@ -627,7 +653,10 @@ pub struct StatusArgs {
 /// `learn` arguments.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Example: carryover learn insight --project shop-api runs its tests with `make check`"
+    after_help = "Text that looks like a secret (an API key, a token, a password) is refused: \
+learnings are committed and injected into every session. Text close to a stored learning is \
+learned with a warning that shows the close one; the same text again is refused.\n\n\
+Example: carryover learn insight --project shop-api runs its tests with `make check`"
 )]
 pub struct LearnArgs {
     /// pattern (how the user works), insight (a fact about a project or environment) or

@@ -137,6 +137,10 @@ impl From<RuleError> for CliError {
                 Some("`carryover proposals list` and `carryover learnings list` show the ids")
             }
             RuleError::AmbiguousPrefix { .. } => Some("type more of the id"),
+            RuleError::SecretInLearning { .. } => Some(
+                "learnings are committed to the data home's git and injected into every session; \
+                 say where the secret lives instead (\"the deploy token is in 1Password, vault Ops\")",
+            ),
             RuleError::Empty { .. }
             | RuleError::DuplicateLearning { .. }
             | RuleError::InvalidFlagName { .. }

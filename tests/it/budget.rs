@@ -56,7 +56,7 @@ fn crowded() -> Replay {
     replay
         .env
         .carryover()
-        .args(["trust", "--cwd"])
+        .args(["trust", "--yes", "--cwd"])
         .arg(&replay.project)
         .assert()
         .success();

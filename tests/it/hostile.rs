@@ -236,7 +236,7 @@ fn a_template_cannot_include_files() {
     )
     .unwrap();
     env.carryover()
-        .args(["trust", "--cwd"])
+        .args(["trust", "--yes", "--cwd"])
         .arg(&project)
         .assert()
         .success();

@@ -88,7 +88,147 @@ fn install_merges_into_user_settings_keeps_the_rest_and_is_idempotent() {
 
     env.carryover().arg("uninstall").assert().success();
     assert_eq!(read_json(&settings), user_settings());
-    assert_eq!(backups(settings.parent().unwrap()).len(), 2);
+    assert!(
+        backups(settings.parent().unwrap()).is_empty(),
+        "the file is the original again, so its backup goes"
+    );
+}
+
+/// `git <args>` in `dir`, isolated from the machine's git configuration.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let output = StdCommand::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// A committed project repository with a README.
+fn project_repo(env: &Hermetic) -> std::path::PathBuf {
+    let project = env.home().join("shop");
+    fs_err::create_dir_all(&project).unwrap();
+    git(&project, &["init", "--quiet", "--initial-branch=main"]);
+    fs_err::write(project.join("README.md"), "shop\n").unwrap();
+    git(&project, &["add", "README.md"]);
+    git(&project, &["commit", "--quiet", "-m", "start"]);
+    project
+}
+
+#[test]
+fn project_install_writes_the_bare_command_and_says_so() {
+    let env = Hermetic::new();
+    let project = project_repo(&env);
+    let out = env
+        .carryover()
+        .args(["install", "--scope", "project", "--cwd"])
+        .arg(&project)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("run `carryover` as found on PATH"),
+        "{stdout}"
+    );
+    let text = fs_err::read_to_string(project.join(".claude/settings.json")).unwrap();
+    let settings: Value = serde_json::from_str(&text).unwrap();
+    let command = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert_eq!(command, "carryover hook session-start");
+    assert_eq!(settings["statusLine"]["command"], "carryover statusline");
+    let machine = env.home().to_string_lossy().into_owned();
+    assert!(!text.contains(&machine), "no path of this machine: {text}");
+    let binary = assert_cmd::cargo::cargo_bin!("carryover");
+    assert!(!text.contains(&*binary.to_string_lossy()), "{text}");
+}
+
+#[test]
+fn project_uninstall_leaves_the_repository_as_it_was() {
+    let env = Hermetic::new();
+    let project = project_repo(&env);
+    assert_eq!(git(&project, &["status", "--porcelain"]), "");
+    for command in ["install", "uninstall"] {
+        env.carryover()
+            .args([command, "--scope", "project", "--cwd"])
+            .arg(&project)
+            .assert()
+            .success();
+    }
+    assert_eq!(
+        git(
+            &project,
+            &["status", "--porcelain", "--untracked-files=all"]
+        ),
+        "",
+        "no `{{}}` file and no backup left behind"
+    );
+    assert!(!project.join(".claude").exists());
+
+    // A project whose committed settings are the user's: the file goes back to theirs.
+    fs_err::create_dir_all(project.join(".claude")).unwrap();
+    let theirs = "{\n  \"model\": \"opus\"\n}\n";
+    fs_err::write(project.join(".claude/settings.json"), theirs).unwrap();
+    git(&project, &["add", ".claude/settings.json"]);
+    git(&project, &["commit", "--quiet", "-m", "settings"]);
+    for command in ["install", "uninstall"] {
+        env.carryover()
+            .args([command, "--scope", "project", "--cwd"])
+            .arg(&project)
+            .assert()
+            .success();
+    }
+    assert_eq!(
+        git(
+            &project,
+            &["status", "--porcelain", "--untracked-files=all"]
+        ),
+        ""
+    );
+}
+
+#[test]
+fn repeated_install_and_uninstall_keep_one_backup_the_original() {
+    let env = Hermetic::new();
+    let settings = env.home().join(".claude/settings.json");
+    let dir = settings.parent().unwrap().to_owned();
+    fs_err::create_dir_all(&dir).unwrap();
+    let original = serde_json::to_string_pretty(&user_settings()).unwrap();
+    fs_err::write(&settings, &original).unwrap();
+    for round in 0..3 {
+        env.carryover()
+            .args(["install", "--no-statusline"])
+            .assert()
+            .success();
+        let kept = backups(&dir);
+        assert_eq!(kept.len(), 1, "round {round}: {kept:?}");
+        assert_eq!(
+            fs_err::read_to_string(dir.join(&kept[0])).unwrap(),
+            original
+        );
+        // The user changes something while carryover is installed.
+        let mut changed = read_json(&settings);
+        changed["round"] = json!(round);
+        fs_err::write(&settings, serde_json::to_string_pretty(&changed).unwrap()).unwrap();
+        env.carryover().arg("uninstall").assert().success();
+        let kept = backups(&dir);
+        assert!(kept.len() <= 1, "round {round}: {kept:?}");
+        if let Some(backup) = kept.first() {
+            assert_eq!(fs_err::read_to_string(dir.join(backup)).unwrap(), original);
+        }
+    }
 }
 
 #[test]
@@ -246,9 +386,13 @@ fn the_status_line_is_wired_where_there_is_none_and_never_over_the_users() {
         .to_owned();
     assert!(command.ends_with(" statusline"), "{command}");
     env.carryover().arg("uninstall").assert().success();
-    assert!(read_json(&settings).get("statusLine").is_none());
+    assert!(
+        !settings.exists(),
+        "the file install made, with nothing else in it, is gone"
+    );
 
     let theirs = json!({"statusLine": {"type": "command", "command": "~/bin/my-line"}});
+    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
     fs_err::write(&settings, theirs.to_string()).unwrap();
     env.carryover()
         .arg("install")

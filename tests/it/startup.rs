@@ -24,7 +24,7 @@ fn notes(trusted: bool) -> Replay {
         replay
             .env
             .carryover()
-            .args(["trust", "--cwd"])
+            .args(["trust", "--yes", "--cwd"])
             .arg(&replay.project)
             .assert()
             .success()
@@ -93,7 +93,7 @@ fn an_untrusted_or_changed_template_injects_nothing_and_says_how_to_trust_it() {
     replay
         .env
         .carryover()
-        .args(["trust", "--cwd"])
+        .args(["trust", "--yes", "--cwd"])
         .arg(&replay.project)
         .assert()
         .success();
@@ -118,7 +118,7 @@ fn an_untrusted_or_changed_template_injects_nothing_and_says_how_to_trust_it() {
     replay
         .env
         .carryover()
-        .args(["trust", "--cwd"])
+        .args(["trust", "--yes", "--cwd"])
         .arg(&replay.project)
         .assert()
         .success();
@@ -278,9 +278,31 @@ fn trust_without_a_template_is_refused() {
     replay
         .env
         .carryover()
-        .args(["trust", "--cwd"])
+        .args(["trust", "--yes", "--cwd"])
         .arg(&replay.project)
         .assert()
         .code(2)
         .stderr(contains("no start-up template"));
+}
+
+#[test]
+fn the_untrusted_warning_is_given_once_per_session() {
+    let replay = notes(false);
+    let warned = |payload: &str| {
+        start(&replay, payload)
+            .1
+            .is_some_and(|message| message.contains("carryover trust --cwd"))
+    };
+    assert!(
+        warned("sessionstart-startup-1"),
+        "the first start is warned"
+    );
+    assert!(
+        !warned("sessionstart-startup-1"),
+        "a second start of the same session is not"
+    );
+    assert!(
+        warned("sessionstart-clear-1"),
+        "a new session id is warned again"
+    );
 }

@@ -48,6 +48,14 @@ pub trait SeedRepository: Send + Sync {
 
     /// Where the seed is stored, for messages.
     fn location(&self) -> PathBuf;
+    /// Rewrites the store's history so that no recorded version holds the learning `id` or
+    /// the text `content` (the current seed included), keeping every version a valid seed and
+    /// the rest of the history as it was; returns how many recorded versions were rewritten.
+    /// A store without history has nothing to rewrite.
+    async fn purge(&self, id: &str, content: &str) -> Result<usize, SeedError> {
+        let _ = (id, content);
+        Ok(0)
+    }
 }
 
 /// A summary of the seed's recorded history, for `carryover status`.

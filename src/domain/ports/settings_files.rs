@@ -25,12 +25,20 @@ pub trait SettingsFiles: Send + Sync {
     /// The file's text; `None` when it does not exist.
     async fn read(&self, path: &Path) -> Result<Option<String>, SettingsError>;
 
-    /// Replaces the file's text atomically, keeping its permissions; when the file exists it
-    /// is first copied to `backup`. Returns the backup's path when one was made.
+    /// Replaces the file's text atomically, keeping its permissions; when the file exists and
+    /// `backup` is given, it is first copied there (or to a free name next to it). Returns the
+    /// backup's path when one was made.
     async fn replace(
         &self,
         path: &Path,
         text: &str,
-        backup: &Path,
+        backup: Option<PathBuf>,
     ) -> Result<Option<PathBuf>, SettingsError>;
+
+    /// carryover's backups of `path` (`<name>.carryover-backup-<time>` next to it), oldest
+    /// first.
+    async fn backups(&self, path: &Path) -> Result<Vec<PathBuf>, SettingsError>;
+
+    /// Deletes the file (gone already is fine), then its directory when that is left empty.
+    async fn remove(&self, path: &Path) -> Result<(), SettingsError>;
 }

@@ -14,6 +14,8 @@ pub struct TrustEntry {
     pub sha256: String,
     /// When.
     pub trusted_at: Timestamp,
+    /// The text trusted, to show what changed since (absent in entries older than this).
+    pub text: Option<String>,
 }
 
 /// The user's trust decisions. Writes MUST be atomic.
@@ -23,8 +25,15 @@ pub trait TrustStore: Send + Sync {
     /// Whether `path` is trusted with exactly this content.
     async fn is_trusted(&self, path: &Path, sha256: &str) -> Result<bool, TemplateError>;
 
-    /// Trusts `path` with this content (replacing an earlier decision).
-    async fn trust(&self, path: &Path, sha256: &str, at: Timestamp) -> Result<(), TemplateError>;
+    /// Trusts `path` with this content, `text` being what it reads (replacing an earlier
+    /// decision).
+    async fn trust(
+        &self,
+        path: &Path,
+        sha256: &str,
+        text: &str,
+        at: Timestamp,
+    ) -> Result<(), TemplateError>;
 
     /// Forgets `path`; returns whether it was trusted.
     async fn revoke(&self, path: &Path) -> Result<bool, TemplateError>;

@@ -1,10 +1,10 @@
 //! `carryover install` and `carryover uninstall`: carryover's hooks in an agent's settings.
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use serde_json::json;
 
-use crate::application::{HookAction, HookTarget, SettingsChange, StatusLinePolicy};
+use crate::application::{Applied, HookAction, HookTarget, SettingsChange, StatusLinePolicy};
 use crate::domain::agent_hooks::{AgentKind, InstallScope, StatusLineChange};
 use crate::interface::cli::{InstallAgent, InstallArgs, Scope, TargetArgs, UninstallArgs};
 use crate::interface::composition::App;
@@ -15,6 +15,9 @@ pub fn install(args: &InstallArgs, app: &App) -> Result<(), CliError> {
     let binary = match &args.binary {
         Some(path) => std::path::absolute(path)
             .map_err(|error| CliError::refused(format!("{}: {error}", path.display()), None))?,
+        // A committed file is read on every teammate's machine: this one's path means nothing
+        // there, so the project's hooks run `carryover` from PATH.
+        None if args.target.scope == Scope::Project => PathBuf::from(BARE),
         None => std::env::current_exe()
             .and_then(|exe| exe.canonicalize())
             .map_err(|error| {
@@ -37,6 +40,31 @@ pub fn install(args: &InstallArgs, app: &App) -> Result<(), CliError> {
         },
         app,
     )
+}
+
+/// The program name the project's hooks run, found on each machine's PATH.
+const BARE: &str = "carryover";
+
+/// Whether `name` is an executable file in a directory of `PATH`.
+fn on_path(name: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|dirs| {
+        std::env::split_paths(&dirs).any(|dir| {
+            std::fs::metadata(dir.join(name)).is_ok_and(|m| m.is_file() && is_executable(&m))
+        })
+    })
+}
+
+fn is_executable(metadata: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        metadata.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        true
+    }
 }
 
 /// Runs `uninstall`.
@@ -72,12 +100,16 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
     };
     let installer = app.hook_installer();
     let change = pollster::block_on(installer.plan(&target, &action))?;
-    let backup = if args.dry_run {
-        None
+    let applied = if args.dry_run {
+        Applied::default()
     } else {
         pollster::block_on(installer.apply(&change))?
     };
     let installing = matches!(action, HookAction::Install { .. });
+    let bare = match &action {
+        HookAction::Install { binary, .. } if binary.as_os_str() == BARE => Some(on_path(BARE)),
+        _ => None,
+    };
     if args.json {
         crate::say!(
             "{}",
@@ -87,7 +119,10 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
                 "path": change.path,
                 "changed": change.changes_anything(),
                 "written": change.changes_anything() && !args.dry_run,
-                "backup": backup,
+                "backup": applied.backup,
+                "deleted": change.delete && !args.dry_run,
+                "removed_backups": applied.removed_backups,
+                "command_from_path": bare.is_some(),
                 "status_line": change.status_line.map(status_line_name),
                 "diff": args.dry_run.then(|| diff(&change)),
             })
@@ -95,24 +130,48 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
         return Ok(());
     }
     if args.dry_run {
-        if change.changes_anything() {
+        if !change.changes_anything() {
+            crate::say!("No change to {}.", change.path.display());
+        } else if change.delete {
+            crate::say!(
+                "{} would be deleted: carryover made it and nothing else is in it.",
+                change.path.display()
+            );
+        } else if change.after.is_some() {
             crate::interface::output::say_diff(
                 &diff(&change),
                 crate::interface::output::colour_on_stdout(),
             );
-        } else {
-            crate::say!("No change to {}.", change.path.display());
+        }
+        for backup in &change.stale_backups {
+            crate::say!(
+                "{} would be deleted (a backup of carryover's).",
+                backup.display()
+            );
         }
         return Ok(());
     }
-    report(&change, agent, installing, backup.as_deref());
+    report(&change, agent, installing, &applied);
+    match bare {
+        Some(true) => crate::say!(
+            "The hooks run `carryover` as found on PATH, not this machine's path, so the \
+             committed file works for every teammate who has carryover installed."
+        ),
+        Some(false) => crate::say!(
+            "The hooks run `carryover` as found on PATH, not this machine's path, so the \
+             committed file works for every teammate who has carryover installed. It is not \
+             on your PATH yet: put it there (or install with --binary PATH) before the next \
+             session."
+        ),
+        None => {}
+    }
     Ok(())
 }
 
-fn report(change: &SettingsChange, agent: AgentKind, installing: bool, backup: Option<&Path>) {
+fn report(change: &SettingsChange, agent: AgentKind, installing: bool, applied: &Applied) {
     let name = agent.display_name();
     let path = change.path.display();
-    match (installing, change.changes_anything()) {
+    match (installing, change.after.is_some()) {
         (true, true) => {
             crate::say!("carryover's hooks are wired into {name}: {path}");
             for spec in agent.hooks() {
@@ -131,6 +190,9 @@ fn report(change: &SettingsChange, agent: AgentKind, installing: bool, backup: O
             crate::say!("They take effect at the next session.");
         }
         (true, false) => crate::say!("carryover's hooks are already wired into {name}: {path}"),
+        (false, true) if applied.deleted => crate::say!(
+            "carryover's hooks are removed from {name}; {path} held nothing else, so it is deleted."
+        ),
         (false, true) => crate::say!("carryover's hooks are removed from {name}: {path}"),
         (false, false) => crate::say!("{path} holds no carryover hook; nothing changed."),
     }
@@ -144,8 +206,14 @@ fn report(change: &SettingsChange, agent: AgentKind, installing: bool, backup: O
         Some(StatusLineChange::Removed) => crate::say!("carryover's status line is removed."),
         _ => {}
     }
-    if let Some(backup) = backup {
+    if let Some(backup) = &applied.backup {
         crate::say!("The previous file is kept as {}", backup.display());
+    }
+    for backup in &applied.removed_backups {
+        crate::say!(
+            "{} held nothing the file lacks now, so it is deleted.",
+            backup.display()
+        );
     }
 }
 

@@ -5,6 +5,7 @@ use serde_json::json;
 use crate::application::{Learn, LearnOptions};
 use crate::domain::scope::{EVERY_PROJECT, scope_label, scope_project};
 use crate::domain::seed::LearningKind;
+use crate::infrastructure::BuiltinEmbedder;
 use crate::interface::cli::{KindArg, LearnArgs};
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
@@ -30,7 +31,29 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
         project,
         pinned: args.pin,
     };
-    let learning = pollster::block_on(service.learn(kind, &args.text.join(" "), options))?;
+    let text = args.text.join(" ");
+    // The built-in model whatever `[embedder]` says: the threshold is measured on it, and a
+    // warning is not worth sending every learning to an HTTP embedder.
+    let near = pollster::block_on(service.near(
+        &BuiltinEmbedder::compiled(),
+        &text,
+        app.proposal_settings().duplicate_similarity,
+    ))
+    .unwrap_or(None);
+    let learning = pollster::block_on(service.learn(kind, &text, options))?;
+    if let Some(near) = &near {
+        crate::tell!(
+            "carryover: {} is close to {} (similarity {:.2}): {}",
+            learning.id,
+            near.id,
+            near.similarity,
+            near.content
+        );
+        crate::tell!(
+            "hint: both are kept; `carryover learnings forget {}` drops one",
+            learning.id
+        );
+    }
     if let Err(error) = super::index::refresh(app, false) {
         crate::tell!(
             "carryover: the learning was saved, but the index was not updated: {}",
@@ -47,6 +70,11 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
                 "tags": learning.tags,
                 "project": scope_project(learning.project.as_deref()),
                 "pinned": learning.pinned,
+                "near": near.map(|n| json!({
+                    "id": n.id,
+                    "content": n.content,
+                    "similarity": (f64::from(n.similarity) * 100.0).round() / 100.0,
+                })),
             })
         );
     } else {

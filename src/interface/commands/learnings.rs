@@ -58,8 +58,18 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
                 }
             }
         }
-        LearningsCommand::Forget { prefix } => {
-            let found = pollster::block_on(service.forget(prefix))?;
+        LearningsCommand::Forget { prefix, purge } => {
+            let found = if *purge {
+                let (found, rewritten) = pollster::block_on(service.forget_and_purge(prefix))?;
+                crate::say!(
+                    "Forgot {} and rewrote {rewritten} version(s) of the seed's git history: no \
+                     commit holds its text now. Clones and copies made before still do.",
+                    found.learning.id
+                );
+                found
+            } else {
+                pollster::block_on(service.forget(prefix))?
+            };
             crate::say!("Forgot {}: {}", found.learning.id, found.learning.content);
             if let Err(error) = super::index::refresh(app, false) {
                 crate::tell!(

@@ -2,7 +2,9 @@
 
 use serde_json::json;
 
-use crate::application::Trust;
+use std::io::IsTerminal;
+
+use crate::application::{Trust, TrustView};
 use crate::interface::cli::TrustArgs;
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
@@ -50,15 +52,77 @@ pub fn trust(args: &TrustArgs, app: &App) -> Result<(), CliError> {
         }
         return Ok(());
     }
-    let (path, sha256) = pollster::block_on(service.trust(&project.root, template))?;
+    let preview = pollster::block_on(service.preview(&project.root, template))?;
+    let (path, sha256) = (&preview.file.path, &preview.file.sha256);
+    let view = preview.view();
+    if !args.json {
+        match &view {
+            TrustView::Unchanged => {
+                crate::say!(
+                    "{} is trusted already, exactly as it is (sha256 {}).",
+                    path.display(),
+                    &sha256[..12.min(sha256.len())]
+                );
+                return Ok(());
+            }
+            TrustView::Whole(text) => {
+                crate::say!(
+                    "{} — it would reach the model at each new session:",
+                    path.display()
+                );
+                crate::say!("{}", text.trim_end());
+            }
+            TrustView::Diff(diff) => {
+                crate::say!("{} changed since you trusted it:", path.display());
+                crate::say!("{}", diff.trim_end());
+            }
+        }
+    }
+    if !args.yes && view != TrustView::Unchanged {
+        let terminal = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+        if !terminal {
+            return Err(CliError::refused(
+                "trusting needs a confirmation and there is no terminal to ask on; nothing was trusted",
+                Some("read the template above, then run `carryover trust --yes`"),
+            ));
+        }
+        if !confirm()? {
+            crate::say!("Nothing was trusted.");
+            return Ok(());
+        }
+    }
+    if view != TrustView::Unchanged {
+        pollster::block_on(service.record(&preview))?;
+    }
     if args.json {
-        crate::say!("{}", json!({"path": path, "sha256": sha256}));
+        let (shown, kind) = match &view {
+            TrustView::Unchanged => (None, "unchanged"),
+            TrustView::Whole(text) => (Some(text.as_str()), "template"),
+            TrustView::Diff(diff) => (Some(diff.as_str()), "diff"),
+        };
+        crate::say!(
+            "{}",
+            json!({"path": path, "sha256": sha256, "shown": kind, "text": shown})
+        );
     } else {
         crate::say!(
             "Trusted {} (sha256 {}). It reaches the model at each new session until it changes.",
             path.display(),
-            &sha256[..12]
+            &sha256[..12.min(sha256.len())]
         );
     }
     Ok(())
+}
+
+/// Asks on the terminal (stderr, so stdout stays the template) whether to trust.
+fn confirm() -> Result<bool, CliError> {
+    let stdin = std::io::stdin();
+    let answer = super::prompt::ask(
+        &mut stdin.lock(),
+        &mut std::io::stderr(),
+        "Trust this template? (y/n)",
+        Some("n"),
+    )
+    .map_err(|error| CliError::failed(format!("cannot read the answer: {error}"), None))?;
+    Ok(answer.is_some_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes")))
 }

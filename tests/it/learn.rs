@@ -1,0 +1,147 @@
+//! `learn` refuses secrets and warns about near-duplicates; `learnings forget --purge` takes a
+//! learning's text out of the data home's whole git history.
+
+use predicates::prelude::PredicateBooleanExt;
+use predicates::str::contains;
+
+use crate::support::Hermetic;
+
+#[rstest::rstest]
+#[case::aws_access_key("The CI deploy key is AKIAZ3MTQ7LP4XN2WBQD")]
+#[case::github_token("push with ghp_8fK2mQ9xLp4Rt7Wv1Zb3Nc6Hd0Js5Ya2Ue4G")]
+fn learn_refuses_a_secret_and_commits_nothing(#[case] text: &str) {
+    let env = Hermetic::new();
+    env.init();
+    let commits = env.git(&["rev-list", "--count", "--all"]);
+    let seed = fs_err::read(env.seed_path()).unwrap();
+    env.carryover()
+        .args(["learn", "insight", text])
+        .assert()
+        .code(2)
+        .stderr(contains("looks like it holds a secret"))
+        .stderr(contains("hint:"));
+    assert_eq!(env.git(&["rev-list", "--count", "--all"]), commits);
+    assert_eq!(fs_err::read(env.seed_path()).unwrap(), seed);
+    let secret = text.split_whitespace().last().unwrap();
+    assert!(!env.git(&["log", "-p", "--all"]).contains(secret));
+}
+
+#[test]
+fn learn_warns_about_a_near_duplicate_and_still_learns_it() {
+    let env = Hermetic::new();
+    env.init();
+    let first = env
+        .carryover()
+        .args([
+            "learn",
+            "--json",
+            "insight",
+            "Staging resets every Sunday night",
+        ])
+        .assert()
+        .success();
+    let id: serde_json::Value = serde_json::from_slice(&first.get_output().stdout).unwrap();
+    let id = id["id"].as_str().unwrap().to_owned();
+    env.carryover()
+        .args(["learn", "pattern", "staging resets every sunday night."])
+        .assert()
+        .success()
+        .stdout(contains("Learned pattern"))
+        .stderr(contains(format!("is close to {id}")))
+        .stderr(contains("Staging resets every Sunday night"));
+    env.carryover()
+        .args(["learn", "insight", "Mara prefers tabs over spaces"])
+        .assert()
+        .success()
+        .stderr(contains("is close to").not());
+    env.carryover()
+        .args(["learn", "insight", "Staging resets every Sunday night"])
+        .assert()
+        .code(2)
+        .stderr(contains("already exists"));
+}
+
+#[test]
+fn forget_purge_leaves_no_commit_holding_the_text() {
+    let env = Hermetic::new();
+    env.init();
+    let text = "The merger codename is Bluefin Harbor";
+    for learning in [
+        "Deploys go out on Tuesdays",
+        text,
+        "Mara reviews on Fridays",
+    ] {
+        env.carryover()
+            .args(["learn", "insight", learning])
+            .assert()
+            .success();
+    }
+    let list = env
+        .carryover()
+        .args(["learnings", "list", "--json"])
+        .assert()
+        .success();
+    let listed: serde_json::Value = serde_json::from_slice(&list.get_output().stdout).unwrap();
+    let id = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["content"] == text)
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let subjects_before = env.git(&["log", "--all", "--format=%s"]);
+    assert!(env.git(&["log", "-p", "--all"]).contains("Bluefin"));
+
+    env.carryover()
+        .args(["learnings", "forget", "--purge", &id])
+        .assert()
+        .success()
+        .stdout(contains("rewrote"));
+
+    assert!(!env.git(&["log", "-p", "--all"]).contains("Bluefin"));
+    env.git(&["fsck", "--strict", "--no-progress", "--unreachable"]);
+    let unreachable = env.git(&["fsck", "--strict", "--no-progress", "--unreachable"]);
+    assert_eq!(unreachable, "", "old objects pruned");
+    assert_eq!(env.git(&["status", "--porcelain"]), "");
+    let subjects_after = env.git(&["log", "--all", "--format=%s"]);
+    assert_eq!(
+        subjects_after,
+        format!("Forget: remove learning {id}\n{subjects_before}"),
+        "every other commit is still there"
+    );
+    env.carryover()
+        .args(["learnings", "list"])
+        .assert()
+        .success()
+        .stdout(contains("Deploys go out on Tuesdays"))
+        .stdout(contains("Mara reviews on Fridays"))
+        .stdout(contains("Bluefin").not());
+    let objects = walk(&env.data().join(".git"));
+    assert!(
+        !objects
+            .iter()
+            .any(|bytes| contains_bytes(bytes, b"Bluefin")),
+        "no file of the repository holds it"
+    );
+}
+
+/// Every file under `dir` (loose objects are compressed; packs may be too: this catches
+/// only what is stored plainly, such as logs and the index).
+fn walk(dir: &std::path::Path) -> Vec<Vec<u8>> {
+    let mut found = Vec::new();
+    for entry in fs_err::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            found.extend(walk(&path));
+        } else {
+            found.push(fs_err::read(&path).unwrap());
+        }
+    }
+    found
+}
+
+fn contains_bytes(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
