@@ -74,7 +74,8 @@ pub struct CompletionsArgs {
     after_help = "Claude Code: SessionStart (startup|resume|clear|compact), UserPromptSubmit, \
 PreCompact and SessionEnd in ~/.claude/settings.json (user), .claude/settings.json (project) or \
 .claude/settings.local.json (local), and the status line (`carryover statusline`) where you \
-have none. Codex CLI: SessionStart, UserPromptSubmit and PreCompact in hooks.json. \
+have none. Codex CLI: SessionStart, UserPromptSubmit, PreCompact and SessionEnd in hooks.json \
+(trust them with /hooks in codex). \
 Gemini CLI: SessionStart, BeforeAgent, PreCompress and SessionEnd in settings.json. The \
 previous file is kept as <file>.carryover-backup-<time>; a file that is not valid JSON is \
 never touched.\n\nExample: carryover install --scope user"
@@ -493,7 +494,7 @@ pub struct RecallArgs {
 pub enum Agent {
     /// Claude Code: `{"hookSpecificOutput": {...}}`.
     Claude,
-    /// Codex CLI: Claude Code's format.
+    /// Codex CLI: Claude Code's format (its output schemas allow no other key).
     Codex,
     /// Gemini CLI: `{"hookSpecificOutput": {"additionalContext": ...}}`.
     Gemini,
