@@ -186,19 +186,57 @@ impl DigestBuilder {
         };
         let Some(text) = text else { return };
         if row.compact_summary == Some(true) {
-            self.digest.compact_summary = Some(text);
-            self.digest.committed_since_compaction = false;
+            self.compaction(text);
             return;
         }
+        self.user_text(&text);
+    }
+
+    /// What the user wrote: a request, an interrupt notice, or the client's own text.
+    pub(super) fn user_text(&mut self, text: &str) {
         if text
             .trim_start()
             .starts_with("[Request interrupted by user")
         {
-            self.digest.ending = Ending::Interrupted;
+            self.interrupted();
             return;
         }
-        if let Some(request) = clean_request(&text) {
+        if let Some(request) = clean_request(text) {
             self.digest.push_request(request);
+        }
+    }
+
+    /// The user stopped the last step.
+    pub(super) fn interrupted(&mut self) {
+        self.digest.ending = Ending::Interrupted;
+    }
+
+    /// A compaction's summary: the session so far, as the client condensed it.
+    pub(super) fn compaction(&mut self, summary: String) {
+        self.digest.compact_summary = Some(summary);
+        self.digest.committed_since_compaction = false;
+    }
+
+    /// An assistant's reply text (empty text is no reply).
+    pub(super) fn reply(&mut self, text: &str) {
+        let text = text.trim();
+        if !text.is_empty() {
+            self.digest.last_assistant_message = Some(text.to_owned());
+            self.digest.ending = Ending::Replied;
+        }
+    }
+
+    /// A shell command call whose effect counts once its result arrives.
+    pub(super) fn command_call(&mut self, id: String, command: String) {
+        if self.pending.len() < MAX_PENDING {
+            self.pending.insert(id, Pending::Command(command));
+        }
+    }
+
+    /// A patch call (`*** Update File:` lines) whose files count once it succeeded.
+    pub(super) fn patch_call(&mut self, id: String, patch: &str) {
+        if self.pending.len() < MAX_PENDING {
+            self.pending.insert(id, Pending::Files(patch_files(patch)));
         }
     }
 
@@ -231,10 +269,7 @@ impl DigestBuilder {
                 self.tool_use(block);
             }
         }
-        if !text.is_empty() {
-            self.digest.last_assistant_message = Some(text);
-            self.digest.ending = Ending::Replied;
-        }
+        self.reply(&text);
     }
 
     fn tool_use(&mut self, block: &Block<'_>) {
@@ -316,7 +351,7 @@ impl DigestBuilder {
     }
 
     /// A tool call's result: its effect counts when it succeeded.
-    fn resolve(&mut self, id: &str, is_error: bool, output: &str) {
+    pub(super) fn resolve(&mut self, id: &str, is_error: bool, output: &str) {
         let Some(pending) = self.pending.remove(id) else {
             return;
         };

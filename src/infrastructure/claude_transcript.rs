@@ -17,7 +17,7 @@ use super::claude_digest::DigestBuilder;
 
 /// How far from the end the backwards searches look before giving up: the rows they want are
 /// among the last few, and this keeps a pathological file (multi-gigabyte lines) cheap.
-const BACKWARD_BUDGET: u64 = 32 * 1024 * 1024;
+pub(super) const BACKWARD_BUDGET: u64 = 32 * 1024 * 1024;
 
 /// Rows at least this long that say `"tool_result"` within their first KiB are tool output
 /// (file contents, command output), never the user's words: the digest skips them unparsed.
@@ -100,14 +100,14 @@ impl Row {
 
 /// Opens a transcript: a regular file only (a FIFO or a device in its place would block or
 /// never end), never blocking.
-fn open(path: &Path) -> Result<File, TranscriptError> {
+pub(super) fn open(path: &Path) -> Result<File, TranscriptError> {
     super::open_regular(path).map_err(|source| TranscriptError::Io {
         path: path.to_owned(),
         source,
     })
 }
 
-fn io(path: &Path) -> impl Fn(std::io::Error) -> TranscriptError + '_ {
+pub(super) fn io(path: &Path) -> impl Fn(std::io::Error) -> TranscriptError + '_ {
     move |source| TranscriptError::Io {
         path: path.to_owned(),
         source,
@@ -213,37 +213,54 @@ impl TranscriptReader for ClaudeTranscriptReader {
         path: &Path,
         scope: DigestScope,
     ) -> Result<SessionDigest, TranscriptError> {
-        let file = open(path)?;
-        let length = file.metadata().map_err(io(path))?.len();
         let mut digest = DigestBuilder::default();
-        let tail = match scope {
-            DigestScope::Tail(bytes) => bytes,
-            DigestScope::Whole if length <= WHOLE_HEAD_BYTES + WHOLE_TAIL_BYTES => length,
-            // A transcript this large is read at its start (the session's goal) and its end
-            // (where it stands), so that the cost stays bounded whatever its size.
-            DigestScope::Whole => {
-                let head = open(path)?.take(WHOLE_HEAD_BYTES);
-                scan_rows(head, false, &mut digest).map_err(io(path))?;
-                WHOLE_TAIL_BYTES
+        for_each_row(path, scope, |line| {
+            if is_bulky_tool_result(line) {
+                digest.add_bulky_result(line);
+            } else {
+                digest.add_line(line);
             }
-        };
-        let mut file = file;
-        let skip_partial_line = length > tail;
-        if skip_partial_line {
-            file.seek(SeekFrom::Start(length - tail))
-                .map_err(io(path))?;
-        }
-        scan_rows(file, skip_partial_line, &mut digest).map_err(io(path))?;
+        })?;
         Ok(digest.finish())
     }
 }
 
-/// Feeds every row of `source` to the digest; with `skip_partial_line` the first (cut) line
-/// is dropped.
+/// Feeds the rows of a JSONL transcript that `scope` covers to `row`: all of a small file,
+/// the first and last part of a large one, or its tail (the first, cut line dropped). Rows
+/// longer than [`MAX_ROW_BYTES`] are skipped unread.
+pub(super) fn for_each_row(
+    path: &Path,
+    scope: DigestScope,
+    mut row: impl FnMut(&[u8]),
+) -> Result<(), TranscriptError> {
+    let file = open(path)?;
+    let length = file.metadata().map_err(io(path))?.len();
+    let tail = match scope {
+        DigestScope::Tail(bytes) => bytes,
+        DigestScope::Whole if length <= WHOLE_HEAD_BYTES + WHOLE_TAIL_BYTES => length,
+        // A transcript this large is read at its start (the session's goal) and its end
+        // (where it stands), so that the cost stays bounded whatever its size.
+        DigestScope::Whole => {
+            let head = open(path)?.take(WHOLE_HEAD_BYTES);
+            scan_rows(head, false, &mut row).map_err(io(path))?;
+            WHOLE_TAIL_BYTES
+        }
+    };
+    let mut file = file;
+    let skip_partial_line = length > tail;
+    if skip_partial_line {
+        file.seek(SeekFrom::Start(length - tail))
+            .map_err(io(path))?;
+    }
+    scan_rows(file, skip_partial_line, &mut row).map_err(io(path))
+}
+
+/// Feeds every row of `source` to `row`; with `skip_partial_line` the first (cut) line is
+/// dropped.
 fn scan_rows(
     source: impl Read,
     skip_partial_line: bool,
-    digest: &mut DigestBuilder,
+    row: &mut impl FnMut(&[u8]),
 ) -> std::io::Result<()> {
     let mut reader = BufReader::with_capacity(256 * 1024, source);
     let mut line = Vec::with_capacity(64 * 1024);
@@ -259,11 +276,7 @@ fn scan_rows(
             Line::TooLong => continue,
             Line::Read => {}
         }
-        if is_bulky_tool_result(&line) {
-            digest.add_bulky_result(&line);
-            continue;
-        }
-        digest.add_line(&line);
+        row(&line);
     }
 }
 

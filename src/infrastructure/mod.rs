@@ -1,10 +1,12 @@
 //! Adapters: the filesystem, git, the clock and id source behind the domain's ports.
 
+mod agent_transcript;
 mod atomic_write;
 mod binary_embedding_index;
 mod builtin_embedder;
 mod claude_digest;
 mod claude_transcript;
+mod codex_transcript;
 mod config;
 mod configured_embedder;
 mod data_home;
@@ -30,10 +32,12 @@ mod reverse_lines;
 mod system_clock;
 mod toml_flag_store;
 
+pub use agent_transcript::AgentTranscriptReader;
 pub use atomic_write::{create_private_dir, private_dir_within, replace_file, write_atomic};
 pub use binary_embedding_index::BinaryEmbeddingIndex;
 pub use builtin_embedder::{BuiltinEmbedder, StaticModel};
 pub use claude_transcript::ClaudeTranscriptReader;
+pub use codex_transcript::CodexTranscriptReader;
 pub use config::{
     Config, ConfigError, ContextConfig, EmbedderConfig, EmbedderKind, HandoffConfig, ProjectConfig,
     RetrievalConfig, SlugStyleConfig,

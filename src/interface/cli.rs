@@ -77,7 +77,8 @@ pub struct CompletionsArgs {
     after_help = "Claude Code: SessionStart (startup|resume|clear|compact), UserPromptSubmit, \
 PreCompact and SessionEnd in ~/.claude/settings.json (user), .claude/settings.json (project) or \
 .claude/settings.local.json (local), and the status line (`carryover statusline`) where you \
-have none. Codex CLI: SessionStart, UserPromptSubmit and PreCompact in hooks.json. \
+have none. Codex CLI: SessionStart, UserPromptSubmit, PreCompact and SessionEnd in hooks.json \
+(trust them with /hooks in codex). \
 Gemini CLI: SessionStart, BeforeAgent, PreCompress and SessionEnd in settings.json. The \
 original file is kept once as <file>.carryover-backup-<time> (later changes add none); a file \
 that is not valid JSON is never touched. --scope project writes the bare `carryover` command \
@@ -522,7 +523,7 @@ pub struct RecallArgs {
 pub enum Agent {
     /// Claude Code: `{"hookSpecificOutput": {...}}`.
     Claude,
-    /// Codex CLI: Claude Code's format.
+    /// Codex CLI: Claude Code's format (its output schemas allow no other key).
     Codex,
     /// Gemini CLI: `{"hookSpecificOutput": {"additionalContext": ...}}`.
     Gemini,

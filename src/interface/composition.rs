@@ -16,7 +16,7 @@ use crate::domain::ports::{Clock, IdGenerator, ProjectContext};
 use crate::domain::project::{Project, SlugStyle};
 use crate::domain::recall::Calibration;
 use crate::infrastructure::{
-    BinaryEmbeddingIndex, BuiltinEmbedder, ClaudeTranscriptReader, Config, ConfiguredEmbedder,
+    AgentTranscriptReader, BinaryEmbeddingIndex, BuiltinEmbedder, Config, ConfiguredEmbedder,
     DataHome, DiagnosticsLog, EmbedderKind, FixedClock, FsAgentMemoryFolder, FsHandoffStore,
     FsProjectCatalog, FsProjectContext, FsSettingsFiles, FsTemplateSource, GitSeedRepository,
     HttpEmbedder, JsonContextStateStore, JsonSeedRepository, JsonSessionRecordStore,
@@ -39,7 +39,7 @@ pub type SessionStart = StartSession<
     GitSeedRepository,
     JsonContextStateStore,
     JsonSessionRecordStore,
-    ClaudeTranscriptReader,
+    AgentTranscriptReader,
     FsProjectContext,
     FsHandoffStore,
     ConfiguredEmbedder,
@@ -59,14 +59,14 @@ pub type PromptRecallService = PromptRecall<
 pub type PreCompactService = PreCompact<
     JsonContextStateStore,
     JsonSessionRecordStore,
-    ClaudeTranscriptReader,
+    AgentTranscriptReader,
     FsProjectContext,
 >;
 
 /// The session-end use case over the real adapters.
 pub type SessionEndService = SessionEnd<
     FsHandoffStore,
-    ClaudeTranscriptReader,
+    AgentTranscriptReader,
     FsProjectContext,
     GitSeedRepository,
     ConfiguredEmbedder,
@@ -209,7 +209,7 @@ impl App {
             self.seeds(lock_wait),
             self.states(lock_wait),
             self.records(lock_wait),
-            ClaudeTranscriptReader,
+            AgentTranscriptReader,
             FsProjectContext,
             self.handoffs(),
             self.embedder(),
@@ -277,7 +277,7 @@ impl App {
         PreCompact::new(
             self.states(lock_wait),
             self.records(lock_wait),
-            ClaudeTranscriptReader,
+            AgentTranscriptReader,
             FsProjectContext,
             self.clock.clone(),
         )
@@ -287,7 +287,7 @@ impl App {
     pub fn session_end(&self, seed_wait: Duration) -> SessionEndService {
         SessionEnd::new(
             self.handoffs(),
-            ClaudeTranscriptReader,
+            AgentTranscriptReader,
             FsProjectContext,
             self.seeds(seed_wait),
             self.learning_proposals(),
@@ -299,13 +299,13 @@ impl App {
     pub fn propose_from_transcript(
         &self,
     ) -> ProposeFromTranscript<
-        ClaudeTranscriptReader,
+        AgentTranscriptReader,
         GitSeedRepository,
         ConfiguredEmbedder,
         BinaryEmbeddingIndex,
     > {
         ProposeFromTranscript::new(
-            ClaudeTranscriptReader,
+            AgentTranscriptReader,
             self.seeds(COMMAND_LOCK_WAIT),
             self.learning_proposals(),
         )

@@ -288,7 +288,7 @@ fn codex_and_gemini_get_their_own_files_and_units_in_the_project() {
     let codex = read_json(&project.join(".codex/hooks.json"));
     assert_eq!(
         codex["hooks"]["SessionStart"][0]["matcher"],
-        "startup|resume|clear"
+        "startup|resume|clear|compact"
     );
     assert!(
         codex["hooks"]["SessionStart"][0]["hooks"][0]["command"]
@@ -296,7 +296,13 @@ fn codex_and_gemini_get_their_own_files_and_units_in_the_project() {
             .unwrap()
             .ends_with("hook session-start --agent codex")
     );
-    assert!(codex["hooks"].get("SessionEnd").is_none());
+    assert!(
+        codex["hooks"]["SessionEnd"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("hook session-end")
+    );
+    assert_eq!(codex["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 3);
     let gemini = read_json(&project.join(".gemini/settings.json"));
     assert_eq!(
         gemini["hooks"]["PreCompress"][0]["hooks"][0]["timeout"],

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 pub enum AgentKind {
     /// Claude Code: `settings.json`, timeouts in seconds.
     Claude,
-    /// Codex CLI: `hooks.json` in Claude Code's format; it has no session-end event.
+    /// Codex CLI: `hooks.json` in Claude Code's format (0.169.0 runs SessionStart,
+    /// UserPromptSubmit, PreCompact and SessionEnd; a hook runs once the user trusts it).
     Codex,
     /// Gemini CLI: `settings.json`, timeouts in milliseconds, `PreCompress`.
     Gemini,
@@ -90,6 +91,10 @@ pub struct HookSpec {
 /// without carryover's context rather than waiting.
 const TIMEOUT_SECONDS: u64 = 10;
 
+/// Codex CLI clamps a SessionEnd hook's timeout to 3 s (with a warning at every start when
+/// it is longer); the hook takes milliseconds.
+const CODEX_SESSION_END_TIMEOUT_SECONDS: u64 = 3;
+
 impl AgentKind {
     /// The name people know the agent by.
     pub fn display_name(self) -> &'static str {
@@ -136,7 +141,7 @@ impl AgentKind {
             Self::Codex => vec![
                 spec(
                     "SessionStart",
-                    Some("startup|resume|clear"),
+                    Some("startup|resume|clear|compact"),
                     &["hook", "session-start", "--agent", "codex"],
                     None,
                 ),
@@ -147,6 +152,10 @@ impl AgentKind {
                     None,
                 ),
                 spec("PreCompact", None, &["hook", "pre-compact"], None),
+                HookSpec {
+                    timeout: CODEX_SESSION_END_TIMEOUT_SECONDS,
+                    ..spec("SessionEnd", None, &["hook", "session-end"], None)
+                },
             ],
             Self::Gemini => vec![
                 spec(
@@ -254,7 +263,7 @@ mod tests {
 
     #[rstest]
     #[case(AgentKind::Claude, &["SessionStart", "UserPromptSubmit", "PreCompact", "SessionEnd"], 10)]
-    #[case(AgentKind::Codex, &["SessionStart", "UserPromptSubmit", "PreCompact"], 10)]
+    #[case(AgentKind::Codex, &["SessionStart", "UserPromptSubmit", "PreCompact", "SessionEnd"], 10)]
     #[case(
         AgentKind::Gemini,
         &["SessionStart", "BeforeAgent", "PreCompress", "SessionEnd"],
@@ -267,8 +276,24 @@ mod tests {
     ) {
         let hooks = agent.hooks();
         assert_eq!(hooks.iter().map(|h| h.event).collect::<Vec<_>>(), events);
-        assert!(hooks.iter().all(|h| h.timeout == timeout));
+        // Codex CLI clamps SessionEnd's to 3 s.
+        assert!(
+            hooks
+                .iter()
+                .all(|h| h.timeout == timeout
+                    || (agent, h.event) == (AgentKind::Codex, "SessionEnd"))
+        );
         assert!(hooks.iter().all(|h| h.args[0] == "hook"));
+    }
+
+    /// What Codex CLI 0.169.0 sends: SessionStart's `source` is one of these (the matcher is
+    /// matched against it), and every other event carryover uses has a hook.
+    #[test]
+    fn codex_starts_sessions_on_every_source_and_ends_them() {
+        let hooks = AgentKind::Codex.hooks();
+        assert_eq!(hooks[0].matcher, Some("startup|resume|clear|compact"));
+        assert_eq!(hooks[3].args, ["hook", "session-end"]);
+        assert_eq!(hooks[3].timeout, 3);
     }
 
     #[test]

@@ -184,7 +184,7 @@ fn report(change: &SettingsChange, agent: AgentKind, installing: bool, applied: 
             }
             if agent == AgentKind::Codex {
                 crate::say!(
-                    "Codex CLI has no session-end event, so its sessions leave no handoff."
+                    "Codex CLI runs a new or changed hook only once you trust it: open /hooks in codex and trust carryover's (a project's hooks also need the project trusted)."
                 );
             }
             crate::say!("They take effect at the next session.");

@@ -111,6 +111,90 @@ mod tests {
         assert_eq!(input.cwd, Some(PathBuf::from("/home/user/code/notes")));
     }
 
+    /// Every event Codex CLI 0.169.0 sends carryover, as captured from the real client.
+    #[rstest]
+    #[case::start(
+        "sessionstart-startup-1",
+        "SessionStart",
+        Some("startup"),
+        None,
+        None,
+        None
+    )]
+    #[case::resume(
+        "sessionstart-resume-1",
+        "SessionStart",
+        Some("resume"),
+        None,
+        None,
+        None
+    )]
+    #[case::clear(
+        "sessionstart-clear-1",
+        "SessionStart",
+        Some("clear"),
+        None,
+        None,
+        None
+    )]
+    #[case::after_compaction(
+        "sessionstart-compact-1",
+        "SessionStart",
+        Some("compact"),
+        None,
+        None,
+        None
+    )]
+    #[case::prompt(
+        "userpromptsubmit-1",
+        "UserPromptSubmit",
+        None,
+        Some("first prompt: hello"),
+        None,
+        None
+    )]
+    #[case::auto_compaction("precompact-auto-1", "PreCompact", None, None, Some("auto"), None)]
+    #[case::manual_compaction(
+        "precompact-manual-1",
+        "PreCompact",
+        None,
+        None,
+        Some("manual"),
+        None
+    )]
+    #[case::end("sessionend-other-1", "SessionEnd", None, None, None, Some("other"))]
+    fn reads_codex_payloads(
+        #[case] file: &str,
+        #[case] event: &str,
+        #[case] source: Option<&str>,
+        #[case] prompt: Option<&str>,
+        #[case] trigger: Option<&str>,
+        #[case] reason: Option<&str>,
+    ) {
+        let path = format!(
+            "{}/tests/fixtures/codex-0.169.0/hooks/{file}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let (input, warning) = HookInput::parse(&fs_err::read(path).unwrap());
+        assert_eq!(warning, None);
+        assert_eq!(input.hook_event_name.as_deref(), Some(event));
+        assert!(input.session_id.as_deref().is_some_and(|id| id.len() == 36));
+        assert_eq!(input.cwd, Some(PathBuf::from("/home/user/src/proj-codex")));
+        assert!(
+            input
+                .transcript_path
+                .as_ref()
+                .is_some_and(|p| p.to_string_lossy().contains("/.codex/sessions/"))
+        );
+        assert_eq!(input.source.as_deref(), source);
+        assert_eq!(input.prompt.as_deref(), prompt);
+        assert_eq!(input.trigger.as_deref(), trigger);
+        assert_eq!(input.reason.as_deref(), reason);
+        if event != "SessionEnd" {
+            assert_eq!(input.model.as_deref(), Some("standin-model"));
+        }
+    }
+
     #[rstest]
     #[case::empty(b"", false)]
     #[case::whitespace(b" \n", false)]

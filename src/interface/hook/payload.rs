@@ -97,6 +97,43 @@ mod tests {
         );
     }
 
+    /// Codex CLI 0.169.0's output schemas (`session-start.command.output`,
+    /// `user-prompt-submit.command.output`) set `additionalProperties: false` at both levels:
+    /// a key outside these makes the client reject the hook's output.
+    #[rstest::rstest]
+    #[case::start(
+        session_start_payload(Agent::Codex, "ctx", Some("repaired")),
+        "SessionStart"
+    )]
+    #[case::start_without_message(session_start_payload(Agent::Codex, "", None), "SessionStart")]
+    #[case::prompt(prompt_payload(Agent::Codex, "recalled").unwrap(), "UserPromptSubmit")]
+    fn codex_output_has_only_the_keys_its_schema_allows(
+        #[case] printed: String,
+        #[case] event: &str,
+    ) {
+        let value: serde_json::Value = serde_json::from_str(&printed).unwrap();
+        let top = [
+            "continue",
+            "hookSpecificOutput",
+            "stopReason",
+            "suppressOutput",
+            "systemMessage",
+        ];
+        let object = value.as_object().unwrap();
+        assert!(
+            object.keys().all(|k| top.contains(&k.as_str())),
+            "{printed}"
+        );
+        let inner = value["hookSpecificOutput"].as_object().unwrap();
+        assert!(
+            inner
+                .keys()
+                .all(|k| ["hookEventName", "additionalContext"].contains(&k.as_str())),
+            "{printed}"
+        );
+        assert_eq!(inner["hookEventName"], event);
+    }
+
     #[test]
     fn nothing_recalled_prints_nothing() {
         assert_eq!(prompt_payload(Agent::Claude, ""), None);
