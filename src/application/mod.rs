@@ -1,5 +1,6 @@
 //! Use cases, one service per job, composed only of ports.
 
+mod config_notice;
 mod error;
 mod flags;
 mod handoffs;
@@ -29,6 +30,7 @@ mod testing;
 mod trust;
 mod window_settings;
 
+pub use config_notice::{CONFIG_FIX, ConfigAnnouncement, ConfigNotice};
 pub use error::AppError;
 pub use flags::Flags;
 pub use handoffs::{FoundHandoff, HandoffFilter, HandoffSearch, Handoffs};

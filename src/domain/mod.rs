@@ -5,6 +5,7 @@ pub mod agent_hooks;
 pub mod agent_memory;
 pub mod change_reason;
 pub mod compaction;
+pub mod config_problem;
 pub mod context;
 pub mod error;
 pub mod extraction;

@@ -35,8 +35,8 @@ pub use binary_embedding_index::BinaryEmbeddingIndex;
 pub use builtin_embedder::{BuiltinEmbedder, StaticModel};
 pub use claude_transcript::ClaudeTranscriptReader;
 pub use config::{
-    Config, ConfigError, ContextConfig, EmbedderConfig, EmbedderKind, HandoffConfig, ProjectConfig,
-    RetrievalConfig, SlugStyleConfig,
+    Config, ConfigError, ContextConfig, EmbedderConfig, EmbedderKind, HandoffConfig, LoadedConfig,
+    ProjectConfig, RetrievalConfig, SlugStyleConfig,
 };
 pub use configured_embedder::ConfiguredEmbedder;
 pub use data_home::{DataHome, DataHomeError};

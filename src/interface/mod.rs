@@ -41,6 +41,9 @@ fn run_command(command: &Command, env: Environment) -> Result<(), CliError> {
     for warning in &app.warnings {
         crate::tell!("carryover: {warning}");
     }
+    for problem in &app.config_problems {
+        crate::tell!("carryover: warning: {problem}");
+    }
     let result = dispatch(command, &app);
     for notice in app.take_seed_notices() {
         let _ = writeln!(std::io::stderr().lock(), "carryover: {notice}");
