@@ -268,7 +268,7 @@ impl Config {
             match data_home.config_path_value(&raw, home) {
                 Ok(resolved) => Some(resolved),
                 Err(why) => {
-                    check.bad(key, why.to_string());
+                    check.note(key, why.to_string());
                     None
                 }
             }
