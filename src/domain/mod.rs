@@ -7,6 +7,7 @@ pub mod change_reason;
 pub mod compaction;
 pub mod config_problem;
 pub mod context;
+pub mod doctor;
 pub mod error;
 pub mod extraction;
 pub mod flags;

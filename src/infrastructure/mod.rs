@@ -28,6 +28,7 @@ mod random_ids;
 mod regular_file;
 mod reverse_lines;
 mod system_clock;
+mod system_programs;
 mod toml_flag_store;
 
 pub use atomic_write::{create_private_dir, private_dir_within, replace_file, write_atomic};
@@ -62,4 +63,5 @@ pub use regular_file::{
     read_regular_text, read_regular_utf8, read_regular_utf8_no_follow,
 };
 pub use system_clock::{FixedClock, SystemClock};
+pub use system_programs::{SystemPrograms, VERSION_TIMEOUT};
 pub use toml_flag_store::TomlFlagStore;

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::application::{
-    ConfigNotice, HandoffSettings, Handoffs, HookInstaller, ImportAgentMemory, InstructionQueue,
-    LearningProposals, ListenerRegistry, PreCompact, PromptRecall, ProposalSettings,
-    ProposeFromTranscript, RecallSettings, RetrievalSettings, SessionEnd, StartSession,
-    StartSettings, StartupInstructionListener, StatusLine, WindowSettings,
+    ConfigNotice, Doctor, HandoffSettings, Handoffs, HookInstaller, ImportAgentMemory,
+    InstructionQueue, LearningProposals, ListenerRegistry, PreCompact, PromptRecall,
+    ProposalSettings, ProposeFromTranscript, RecallSettings, RetrievalSettings, SessionEnd,
+    StartSession, StartSettings, StartupInstructionListener, StatusLine, WindowSettings,
 };
 use crate::domain::agent_memory::claude_project_folder;
 use crate::domain::config_problem::ConfigProblem;
@@ -22,7 +22,7 @@ use crate::infrastructure::{
     FsHandoffStore, FsProjectCatalog, FsProjectContext, FsSettingsFiles, FsTemplateSource,
     GitSeedRepository, HttpEmbedder, JsonContextStateStore, JsonSeedRepository,
     JsonSessionRecordStore, JsonTrustStore, LoadedConfig, RandomIds, SlugStyleConfig, SystemClock,
-    TomlFlagStore,
+    SystemPrograms, TomlFlagStore, VERSION_TIMEOUT,
 };
 
 /// The seed store every command uses.
@@ -55,6 +55,16 @@ pub type PromptRecallService = PromptRecall<
     FsProjectContext,
     ConfiguredEmbedder,
     BinaryEmbeddingIndex,
+>;
+
+/// `doctor` over the real adapters.
+pub type DoctorService = Doctor<
+    FsSettingsFiles,
+    GitSeedRepository,
+    BinaryEmbeddingIndex,
+    FsTemplateSource,
+    JsonTrustStore,
+    SystemPrograms,
 >;
 
 /// The pre-compact use case over the real adapters.
@@ -394,6 +404,18 @@ impl App {
     /// Wires and unwires agents' settings files.
     pub fn hook_installer(&self) -> HookInstaller<FsSettingsFiles> {
         HookInstaller::new(FsSettingsFiles, self.clock.clone())
+    }
+
+    /// The health checks of `carryover doctor` (and the wiring and index lines of `status`).
+    pub fn doctor(&self) -> DoctorService {
+        Doctor::new(
+            FsSettingsFiles,
+            self.seeds(COMMAND_LOCK_WAIT),
+            self.index(),
+            self.templates(),
+            self.trust_store(COMMAND_LOCK_WAIT),
+            SystemPrograms::new(self.env.path_var.clone(), VERSION_TIMEOUT),
+        )
     }
 
     /// The project a directory belongs to (its git top level, else itself).

@@ -1,6 +1,7 @@
 //! Management commands: each parses its arguments, calls one service and prints the result.
 
 mod context;
+mod doctor;
 mod flags;
 mod handoff;
 mod import;
@@ -16,6 +17,7 @@ mod status;
 mod trust;
 
 pub use context::context;
+pub use doctor::doctor;
 pub use flags::flags;
 pub use handoff::handoff;
 pub use import::import;
