@@ -186,10 +186,10 @@ fn status_reports_the_seed_and_its_history() {
         .stdout(contains("State:      valid"))
         .stdout(contains("Identity:   Juno (serving Mara)"))
         .stdout(contains(
-            "Learnings:  6 pattern, 5 insight, 2 self_knowledge",
+            "Learnings:  6 patterns, 5 insights, 2 self-knowledge",
         ))
         .stdout(contains("Proposals:  3 pending"))
-        .stdout(contains("Git:        1 commits"));
+        .stdout(contains("Git:        1 commit,"));
     let value = json(&env.carryover().args(["status", "--json"]).output().unwrap());
     assert_eq!(value["valid"], true);
     assert_eq!(value["version"], "1.0.0");
