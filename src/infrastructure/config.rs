@@ -254,10 +254,8 @@ impl Config {
                 });
             }
         };
-        let table = parse_table(&text, path)?;
-        let (mut config, problems) = deserialize_leniently(&table, &text, path);
+        let (mut config, problems) = read_keys(&text, path)?;
         let mut check = Checker {
-            table: &table,
             text: &text,
             path,
             problems,
@@ -285,8 +283,7 @@ impl Config {
     /// Parses configuration text strictly (`path` names the file in errors): a key that is
     /// not TOML or has a value carryover cannot use is an error; unknown keys are not.
     pub fn parse(text: &str, path: &Path) -> Result<Self, ConfigError> {
-        let table = parse_table(text, path)?;
-        let (config, problems) = deserialize_leniently(&table, text, path);
+        let (config, problems) = read_keys(text, path)?;
         match problems
             .iter()
             .find(|p| p.kind != ConfigProblemKind::UnknownKey)
@@ -311,6 +308,17 @@ impl Config {
     pub fn budget_chars(&self) -> usize {
         self.context.budget_chars.min(HARD_CAP_CHARS)
     }
+}
+
+/// The configuration and its mistakes. A file without any costs one pass, as a plain
+/// `toml::from_str` (the hooks read it at every run); only a file with a mistake is read
+/// again as spanned TOML to find each key and its line.
+fn read_keys(text: &str, path: &Path) -> Result<(Config, Vec<ConfigProblem>), ConfigError> {
+    if let Ok(config) = toml::from_str::<Config>(text) {
+        return Ok((config, Vec::new()));
+    }
+    let table = parse_table(text, path)?;
+    Ok(deserialize_leniently(&table, text, path))
 }
 
 /// The document as spanned TOML; a syntax error names its line.
@@ -420,31 +428,33 @@ fn line_of(text: &str, at: usize) -> usize {
 }
 
 /// Checks values serde accepts but carryover cannot use, each reset to its default with a
-/// problem on the key's line.
-struct Checker<'a, 't> {
-    table: &'a Spanned<DeTable<'t>>,
+/// problem on the key's line (the text is parsed for spans only when there is one).
+struct Checker<'a> {
     text: &'a str,
     path: &'a Path,
     problems: Vec<ConfigProblem>,
 }
 
-impl Checker<'_, '_> {
+impl Checker<'_> {
     /// `key` has a value carryover cannot use; it takes its default.
     fn bad(&mut self, key: &str, why: String) {
         self.note(key, format!("{why}; its default is used"));
     }
 
     fn note(&mut self, key: &str, detail: String) {
-        let mut table = self.table.get_ref();
+        let parsed = DeTable::parse(self.text).ok();
+        let mut table = parsed.as_ref().map(Spanned::get_ref);
         let mut line = None;
         for part in key.split('.') {
-            let Some((name, value)) = table.iter().find(|(name, _)| name.get_ref() == part) else {
+            let Some(current) = table else { break };
+            table = None;
+            let Some((name, value)) = current.iter().find(|(name, _)| name.get_ref() == part)
+            else {
                 break;
             };
             line = Some(line_of(self.text, name.span().start));
-            match value.get_ref() {
-                DeValue::Table(inner) => table = inner,
-                _ => break,
+            if let DeValue::Table(inner) = value.get_ref() {
+                table = Some(inner);
             }
         }
         self.problems.push(ConfigProblem {
