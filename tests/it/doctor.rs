@@ -277,3 +277,31 @@ fn a_config_that_is_not_toml_is_a_failed_check_not_a_stop() {
         .stdout(contains("not valid TOML").and(contains("config.toml line 1")));
     env.carryover().arg("status").assert().code(2);
 }
+
+#[cfg(unix)]
+#[test]
+fn the_agents_versions_are_reported_and_a_missing_one_is_no_failure() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = installed();
+    let bin = env.home().join("agents-bin");
+    fs_err::create_dir_all(&bin).unwrap();
+    let claude = bin.join("claude");
+    fs_err::write(&claude, "#!/bin/sh\necho '9.9.9 (Claude Code)'\n").unwrap();
+    fs_err::set_permissions(&claude, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let output = env
+        .carryover()
+        .args(["doctor", "--json"])
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let clients = report["clients"].as_array().unwrap();
+    assert_eq!(clients[0]["program"], "claude");
+    assert_eq!(clients[0]["version"], "9.9.9 (Claude Code)");
+    assert_eq!(clients.len(), 5, "absent ones are listed too, as null");
+}
