@@ -1,5 +1,7 @@
 //! Use cases, one service per job, composed only of ports.
 
+mod config_notice;
+mod doctor;
 mod error;
 mod flags;
 mod handoffs;
@@ -30,6 +32,8 @@ mod testing;
 mod trust;
 mod window_settings;
 
+pub use config_notice::{CONFIG_FIX, ConfigAnnouncement, ConfigNotice};
+pub use doctor::{AgentSettings, CLIENTS, ClientVersion, Doctor, DoctorReport, DoctorRequest};
 pub use error::AppError;
 pub use flags::Flags;
 pub use handoffs::{FoundHandoff, HandoffFilter, HandoffSearch, Handoffs};

@@ -36,6 +36,10 @@ pub struct SessionRecord {
     pub untrusted_template: Option<String>,
     /// The client's own context window for this session, as its status line reported it.
     pub context_window: Option<u64>,
+    /// The configuration problems the user was told of, as their fingerprint: told again
+    /// only when they change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub config_problems_told: Option<String>,
     /// Keys this version does not know.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

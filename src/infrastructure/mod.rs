@@ -30,6 +30,7 @@ mod random_ids;
 mod regular_file;
 mod reverse_lines;
 mod system_clock;
+mod system_programs;
 mod toml_flag_store;
 
 pub use agent_transcript::AgentTranscriptReader;
@@ -39,8 +40,8 @@ pub use builtin_embedder::{BuiltinEmbedder, StaticModel};
 pub use claude_transcript::ClaudeTranscriptReader;
 pub use codex_transcript::CodexTranscriptReader;
 pub use config::{
-    Config, ConfigError, ContextConfig, EmbedderConfig, EmbedderKind, HandoffConfig, ProjectConfig,
-    RetrievalConfig, SlugStyleConfig,
+    Config, ConfigError, ContextConfig, EmbedderConfig, EmbedderKind, HandoffConfig, LoadedConfig,
+    ProjectConfig, RetrievalConfig, SlugStyleConfig,
 };
 pub use configured_embedder::ConfiguredEmbedder;
 pub use data_home::{DataHome, DataHomeError};
@@ -66,4 +67,5 @@ pub use regular_file::{
     read_regular_text, read_regular_utf8, read_regular_utf8_no_follow,
 };
 pub use system_clock::{FixedClock, SystemClock};
+pub use system_programs::{SystemPrograms, VERSION_TIMEOUT};
 pub use toml_flag_store::TomlFlagStore;

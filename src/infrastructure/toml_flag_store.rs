@@ -50,6 +50,7 @@ impl TomlFlagStore {
     fn config(&self, text: &str) -> Result<Config, FlagError> {
         Config::parse(text, &self.path).map_err(|error| match error {
             ConfigError::Invalid { message, .. } => self.invalid(message),
+            ConfigError::Syntax(problem) => self.invalid(problem.to_string()),
             ConfigError::Io { source, .. } => FlagError::Io {
                 path: self.path.clone(),
                 source,

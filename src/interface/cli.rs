@@ -34,6 +34,8 @@ pub enum Command {
     Identity(IdentityCommand),
     /// Show where the seed is and what state it is in.
     Status(StatusArgs),
+    /// Check that carryover is wired and will work, and say what fixes what does not.
+    Doctor(DoctorArgs),
     /// Add a confirmed learning and commit it.
     Learn(LearnArgs),
     /// Show or list the handoffs sessions left in a project.
@@ -647,6 +649,29 @@ pub enum StyleArg {
 #[derive(Debug, Args)]
 pub struct StatusArgs {
     /// Print JSON for scripts.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `doctor` options.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Checks each agent settings file that exists (Claude Code user, project \
+and local; Codex CLI; Gemini CLI): whether carryover's hooks are wired for every event and \
+whether the binary they run still exists and is executable. Then the seed and its git \
+history, the embedding index against the learnings, config.toml (unknown keys, bad values, \
+with their line), the project's start-up template and its trust, and the agents' versions \
+(`claude --version` and the like; an agent not installed is no failure). Each check is ok, \
+warn or fail; a warning or failure says what fixes it.\n\n\
+Exit status: 0 when no check fails (warnings included), 1 when one does.\n\n\
+Example: carryover doctor --cwd ~/code/shop-api"
+)]
+pub struct DoctorArgs {
+    /// The project whose settings and template to check (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Print JSON for scripts: `status` (ok|warn|fail), `checks` (each `area`, `subject`,
+    /// `status`, `detail`, `fix`), `agents` and `clients`.
     #[arg(long)]
     pub json: bool,
 }

@@ -5,22 +5,24 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::application::{
-    HandoffSettings, Handoffs, HookInstaller, ImportAgentMemory, InstructionQueue,
-    LearningProposals, ListenerRegistry, PreCompact, PromptRecall, ProposalSettings,
-    ProposeFromTranscript, RecallSettings, RetrievalSettings, SessionEnd, StartSession,
-    StartSettings, StartupInstructionListener, StatusLine, WindowSettings,
+    ConfigNotice, Doctor, HandoffSettings, Handoffs, HookInstaller, ImportAgentMemory,
+    InstructionQueue, LearningProposals, ListenerRegistry, PreCompact, PromptRecall,
+    ProposalSettings, ProposeFromTranscript, RecallSettings, RetrievalSettings, SessionEnd,
+    StartSession, StartSettings, StartupInstructionListener, StatusLine, WindowSettings,
 };
 use crate::domain::agent_memory::claude_project_folder;
+use crate::domain::config_problem::ConfigProblem;
 use crate::domain::context::Mode;
 use crate::domain::ports::{Clock, IdGenerator, ProjectContext};
 use crate::domain::project::{Project, SlugStyle};
 use crate::domain::recall::Calibration;
 use crate::infrastructure::{
-    AgentTranscriptReader, BinaryEmbeddingIndex, BuiltinEmbedder, Config, ConfiguredEmbedder,
-    DataHome, DiagnosticsLog, EmbedderKind, FixedClock, FsAgentMemoryFolder, FsHandoffStore,
-    FsProjectCatalog, FsProjectContext, FsSettingsFiles, FsTemplateSource, GitSeedRepository,
-    HttpEmbedder, JsonContextStateStore, JsonSeedRepository, JsonSessionRecordStore,
-    JsonTrustStore, RandomIds, SlugStyleConfig, SystemClock, TomlFlagStore,
+    AgentTranscriptReader, BinaryEmbeddingIndex, BuiltinEmbedder, Config, ConfigError,
+    ConfiguredEmbedder, DataHome, DiagnosticsLog, EmbedderKind, FixedClock, FsAgentMemoryFolder,
+    FsHandoffStore, FsProjectCatalog, FsProjectContext, FsSettingsFiles, FsTemplateSource,
+    GitSeedRepository, HttpEmbedder, JsonContextStateStore, JsonSeedRepository,
+    JsonSessionRecordStore, JsonTrustStore, LoadedConfig, RandomIds, SlugStyleConfig, SystemClock,
+    SystemPrograms, TomlFlagStore, VERSION_TIMEOUT,
 };
 
 /// The seed store every command uses.
@@ -53,6 +55,16 @@ pub type PromptRecallService = PromptRecall<
     FsProjectContext,
     ConfiguredEmbedder,
     BinaryEmbeddingIndex,
+>;
+
+/// `doctor` over the real adapters.
+pub type DoctorService = Doctor<
+    FsSettingsFiles,
+    GitSeedRepository,
+    BinaryEmbeddingIndex,
+    FsTemplateSource,
+    JsonTrustStore,
+    SystemPrograms,
 >;
 
 /// The pre-compact use case over the real adapters.
@@ -103,28 +115,53 @@ pub struct App {
     pub clock: Arc<dyn Clock>,
     /// Problems that did not stop the build (reported by the caller).
     pub warnings: Vec<String>,
+    /// Mistakes in `config.toml`, each key concerned at its default (reported by the caller).
+    pub config_problems: Vec<ConfigProblem>,
     /// What the seed store said that is not an error, for the caller to show at the end.
     seed_notices: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl App {
-    /// For management commands: a malformed configuration is an error.
+    /// For management commands: a configuration that is not TOML, or that names a seed or
+    /// projects directory carryover cannot use, is an error (a default there would write
+    /// somewhere else); any other mistake is a problem the command warns about.
     pub fn strict(env: Environment) -> Result<Self, CliError> {
         let data_home = data_home(&env)?;
-        let config = Config::load(&data_home.config_path(), env.home.as_deref())?;
-        Ok(Self::assemble(env, data_home, config, Vec::new()))
+        let loaded = Config::load(&data_home.config_path(), env.home.as_deref())?;
+        if let Some(problem) = loaded
+            .problems
+            .iter()
+            .find(|p| matches!(p.key.as_deref(), Some("seed_path" | "handoff.projects_dir")))
+        {
+            return Err(CliError::refused(
+                problem.to_string(),
+                Some("fix the file; without it carryover would use another seed or directory"),
+            ));
+        }
+        let mut app = Self::assemble(env, data_home, loaded.config, Vec::new());
+        app.config_problems = loaded.problems;
+        Ok(app)
     }
 
-    /// For hooks: a malformed configuration falls back to the defaults with a warning.
+    /// For hooks (and `doctor`): a malformed configuration falls back to the defaults, key by
+    /// key, and every mistake is in `config_problems`.
     pub fn lenient(env: Environment) -> Result<Self, CliError> {
         let data_home = data_home(&env)?;
         let mut warnings = Vec::new();
-        let config =
-            Config::load(&data_home.config_path(), env.home.as_deref()).unwrap_or_else(|error| {
+        let loaded = match Config::load(&data_home.config_path(), env.home.as_deref()) {
+            Ok(loaded) => loaded,
+            Err(ConfigError::Syntax(problem)) => LoadedConfig {
+                config: Config::default(),
+                problems: vec![problem],
+            },
+            Err(error) => {
                 warnings.push(format!("{error}; using the defaults"));
-                Config::default()
-            });
-        Ok(Self::assemble(env, data_home, config, warnings))
+                LoadedConfig::default()
+            }
+        };
+        let mut app = Self::assemble(env, data_home, loaded.config, warnings);
+        app.config_problems = loaded.problems;
+        Ok(app)
     }
 
     fn assemble(
@@ -149,6 +186,7 @@ impl App {
             config,
             clock,
             warnings,
+            config_problems: Vec::new(),
             seed_notices: Arc::default(),
         }
     }
@@ -189,6 +227,14 @@ impl App {
     /// Per-session records of what carryover told each session.
     pub fn records(&self, lock_wait: Duration) -> JsonSessionRecordStore {
         JsonSessionRecordStore::new(self.data_home.projects_dir(), lock_wait)
+    }
+
+    /// Tells a session of the configuration's mistakes once.
+    pub fn config_notice(
+        &self,
+        lock_wait: Duration,
+    ) -> ConfigNotice<JsonSessionRecordStore, FsProjectContext> {
+        ConfigNotice::new(self.records(lock_wait), FsProjectContext, self.slug_style())
     }
 
     /// How session starts are configured.
@@ -358,6 +404,18 @@ impl App {
     /// Wires and unwires agents' settings files.
     pub fn hook_installer(&self) -> HookInstaller<FsSettingsFiles> {
         HookInstaller::new(FsSettingsFiles, self.clock.clone())
+    }
+
+    /// The health checks of `carryover doctor` (and the wiring and index lines of `status`).
+    pub fn doctor(&self) -> DoctorService {
+        Doctor::new(
+            FsSettingsFiles,
+            self.seeds(COMMAND_LOCK_WAIT),
+            self.index(),
+            self.templates(),
+            self.trust_store(COMMAND_LOCK_WAIT),
+            SystemPrograms::new(self.env.path_var.clone(), VERSION_TIMEOUT),
+        )
     }
 
     /// The project a directory belongs to (its git top level, else itself).

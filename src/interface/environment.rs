@@ -32,6 +32,8 @@ pub struct Environment {
     pub codex_home: Option<PathBuf>,
     /// The process's working directory.
     pub current_dir: Option<PathBuf>,
+    /// `PATH`, where `doctor` looks for the hooks' binary and the agents.
+    pub path_var: Option<std::ffi::OsString>,
     /// The coding agent this process runs under, when its shell says so (`CLAUDECODE`,
     /// `GEMINI_CLI`, `CODEX_SANDBOX`, `COPILOT_CLI`, `CURSOR_AGENT`).
     pub agent_running: Option<String>,
@@ -59,6 +61,7 @@ impl Environment {
             claude_config_dir: path("CLAUDE_CONFIG_DIR"),
             codex_home: path("CODEX_HOME"),
             current_dir: std::env::current_dir().ok(),
+            path_var: std::env::var_os("PATH").filter(|v| !v.is_empty()),
             agent_running: [
                 ("CLAUDECODE", "Claude Code"),
                 ("GEMINI_CLI", "Gemini CLI"),

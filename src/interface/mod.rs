@@ -38,9 +38,18 @@ pub fn run() -> ExitCode {
 }
 
 fn run_command(command: &Command, env: Environment) -> Result<(), CliError> {
-    let app = App::strict(env)?;
+    // `doctor` reports a broken configuration rather than stopping at it.
+    let app = match command {
+        Command::Doctor(_) => App::lenient(env)?,
+        _ => App::strict(env)?,
+    };
     for warning in &app.warnings {
         crate::tell!("carryover: {warning}");
+    }
+    if !matches!(command, Command::Doctor(_)) {
+        for problem in &app.config_problems {
+            crate::tell!("carryover: warning: {problem}");
+        }
     }
     let result = dispatch(command, &app);
     for notice in app.take_seed_notices() {
@@ -57,6 +66,7 @@ fn dispatch(command: &Command, app: &App) -> Result<(), CliError> {
         Command::Init(args) => commands::init(args, app),
         Command::Identity(command) => commands::identity(command, app),
         Command::Status(args) => commands::status(args, app),
+        Command::Doctor(args) => commands::doctor(args, app),
         Command::Learn(args) => commands::learn(args, app),
         Command::Handoff(args) => commands::handoff(args, app),
         Command::Flags(args) => commands::flags(args, app),

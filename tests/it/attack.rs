@@ -231,7 +231,7 @@ fn relative_paths_never_reach_the_project() {
         .args(["learn", "pattern", "x"])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("seed_path is empty"));
+        .stderr(predicates::str::contains("`seed_path`: is empty"));
     assert_eq!(fs_err::read_dir(&project).unwrap().count(), 0);
 
     env.carryover()

@@ -186,10 +186,10 @@ fn status_reports_the_seed_and_its_history() {
         .stdout(contains("State:      valid"))
         .stdout(contains("Identity:   Juno (serving Mara)"))
         .stdout(contains(
-            "Learnings:  6 pattern, 5 insight, 2 self_knowledge",
+            "Learnings:  6 patterns, 5 insights, 2 self-knowledge",
         ))
         .stdout(contains("Proposals:  3 pending"))
-        .stdout(contains("Git:        1 commits"));
+        .stdout(contains("Git:        1 commit,"));
     let value = json(&env.carryover().args(["status", "--json"]).output().unwrap());
     assert_eq!(value["valid"], true);
     assert_eq!(value["version"], "1.0.0");
@@ -198,7 +198,7 @@ fn status_reports_the_seed_and_its_history() {
 }
 
 #[test]
-fn a_malformed_config_stops_commands_with_the_file_and_key() {
+fn a_bad_config_value_is_a_warning_naming_the_file_line_and_key() {
     let env = Hermetic::new();
     env.init();
     fs_err::write(
@@ -209,8 +209,20 @@ fn a_malformed_config_stops_commands_with_the_file_and_key() {
     env.carryover()
         .arg("context")
         .assert()
+        .success()
+        .stderr(contains("config.toml line 2").and(contains("budget_chars")));
+}
+
+#[test]
+fn a_config_that_is_not_toml_stops_commands() {
+    let env = Hermetic::new();
+    env.init();
+    fs_err::write(env.data().join("config.toml"), "[context\n").unwrap();
+    env.carryover()
+        .arg("context")
+        .assert()
         .code(2)
-        .stderr(contains("config.toml").and(contains("budget_chars")));
+        .stderr(contains("config.toml line 1"));
 }
 
 #[cfg(unix)]

@@ -113,7 +113,7 @@ fn an_unreachable_server_falls_back_to_recent_learnings() {
 }
 
 #[test]
-fn an_http_embedder_without_url_is_a_config_error() {
+fn an_http_embedder_without_url_falls_back_to_the_built_in_one_with_a_warning() {
     let replay = Replay::new("shop-api");
     fs_err::write(
         replay.env.data().join("config.toml"),
@@ -125,6 +125,7 @@ fn an_http_embedder_without_url_is_a_config_error() {
         .carryover()
         .arg("context")
         .assert()
-        .code(2)
+        .success()
+        .stderr(contains("line 2: `embedder.kind`"))
         .stderr(contains("embedder.url"));
 }

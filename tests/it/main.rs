@@ -6,6 +6,7 @@ mod attack;
 mod budget;
 mod commands;
 mod compaction;
+mod doctor;
 mod embedder;
 mod extraction;
 mod handoff;

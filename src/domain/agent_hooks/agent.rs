@@ -27,6 +27,11 @@ pub enum InstallScope {
     Local,
 }
 
+impl InstallScope {
+    /// Every scope, the user's first.
+    pub const ALL: [Self; 3] = [Self::User, Self::Project, Self::Local];
+}
+
 impl fmt::Display for InstallScope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -96,6 +101,18 @@ const TIMEOUT_SECONDS: u64 = 10;
 const CODEX_SESSION_END_TIMEOUT_SECONDS: u64 = 3;
 
 impl AgentKind {
+    /// Every agent carryover wires.
+    pub const ALL: [Self; 3] = [Self::Claude, Self::Codex, Self::Gemini];
+
+    /// The name `install --agent` takes.
+    pub fn cli_name(self) -> &'static str {
+        match self {
+            Self::Claude => "claude",
+            Self::Codex => "codex",
+            Self::Gemini => "gemini",
+        }
+    }
+
     /// The name people know the agent by.
     pub fn display_name(self) -> &'static str {
         match self {

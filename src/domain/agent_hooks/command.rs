@@ -41,6 +41,12 @@ pub fn is_carryover_command(command: &str) -> bool {
     matches!(name, "carryover" | "carryover.exe") && subcommand == Some("hook")
 }
 
+/// The program a hook command runs (its first shell word, unquoted); `None` for an empty or
+/// unterminated command.
+pub fn command_program(command: &str) -> Option<String> {
+    first_word(command.trim_start()).map(|(program, _)| program)
+}
+
 /// The first shell word (single quotes, double quotes and `'\''` joins understood) and the
 /// rest of the line.
 pub(super) fn first_word(line: &str) -> Option<(String, &str)> {
@@ -86,6 +92,15 @@ mod tests {
         let command = hook_command(Path::new(binary), &["hook", "session-start"]);
         assert_eq!(command, expected);
         assert!(is_carryover_command(&command), "recognised again");
+    }
+
+    #[rstest]
+    #[case::plain("/usr/bin/carryover hook x", Some("/usr/bin/carryover"))]
+    #[case::quoted("'/a b/carryover' hook x", Some("/a b/carryover"))]
+    #[case::bare(" carryover hook x", Some("carryover"))]
+    #[case::unterminated("'/a b/carryover hook", None)]
+    fn the_program_is_the_first_word(#[case] command: &str, #[case] program: Option<&str>) {
+        assert_eq!(command_program(command).as_deref(), program);
     }
 
     #[rstest]

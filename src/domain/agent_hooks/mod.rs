@@ -7,11 +7,13 @@ mod command;
 mod merge;
 mod settings_text;
 mod status_line;
+mod wiring;
 
 pub use agent::{AgentHomes, AgentKind, HookSpec, InstallScope, TimeoutUnit};
-pub use command::{hook_command, is_carryover_command};
+pub use command::{command_program, hook_command, is_carryover_command};
 pub use merge::{ShapeError, install_hooks, uninstall_hooks};
 pub use settings_text::{SettingsSyntaxError, encode_settings, parse_settings};
 pub use status_line::{
     StatusLineChange, install_status_line, is_carryover_status_line, uninstall_status_line,
 };
+pub use wiring::{WiredEvent, Wiring, wired_events, wiring};

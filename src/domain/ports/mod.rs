@@ -8,6 +8,7 @@ mod embedding_index;
 mod flag_store;
 mod handoff_store;
 mod id_generator;
+mod programs;
 mod project_catalog;
 mod project_context;
 mod seed_repository;
@@ -25,6 +26,7 @@ pub use embedding_index::EmbeddingIndex;
 pub use flag_store::{FlagStore, FlagTarget};
 pub use handoff_store::{HandoffEntry, HandoffStore};
 pub use id_generator::IdGenerator;
+pub use programs::{ProgramLocation, Programs};
 pub use project_catalog::ProjectCatalog;
 pub use project_context::ProjectContext;
 pub use seed_repository::{LoadedSeed, Repaired, SeedEdit, SeedHistory, SeedRepository};
@@ -50,6 +52,8 @@ pub use flag_store::MockFlagStore;
 pub use handoff_store::MockHandoffStore;
 #[cfg(test)]
 pub use id_generator::MockIdGenerator;
+#[cfg(test)]
+pub use programs::MockPrograms;
 #[cfg(test)]
 pub use project_catalog::MockProjectCatalog;
 #[cfg(test)]

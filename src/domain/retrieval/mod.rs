@@ -2,12 +2,14 @@
 //! semantic similarity, a lexical score, and their fusion.
 
 mod bm25;
+mod freshness;
 mod fusion;
 mod hash;
 mod query;
 mod stored_vectors;
 
 pub use bm25::{Bm25, LexicalScores, lexical_terms};
+pub use freshness::IndexFreshness;
 pub use fusion::{LEXICAL_WEIGHT, RankedLearning, fuse, fuse_weighted};
 pub use hash::content_hash;
 pub use query::ProjectQuery;

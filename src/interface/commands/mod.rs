@@ -2,6 +2,7 @@
 
 mod completions;
 mod context;
+mod doctor;
 mod flags;
 mod handoff;
 mod identity;
@@ -19,6 +20,7 @@ mod trust;
 
 pub use completions::completions;
 pub use context::context;
+pub use doctor::doctor;
 pub use flags::flags;
 pub use handoff::handoff;
 pub use identity::identity;

@@ -2,8 +2,15 @@
 
 use serde_json::json;
 
+use super::doctor::wiring_name;
+use crate::application::AgentSettings;
 use crate::application::{SeedStatus, StatusReport};
-use crate::domain::format::relative_time;
+use crate::domain::IndexError;
+use crate::domain::agent_hooks::Wiring;
+use crate::domain::format::{counted, relative_time};
+use crate::domain::ports::{Embedder, ProgramLocation};
+use crate::domain::retrieval::IndexFreshness;
+use crate::domain::seed::LearningKind;
 use crate::interface::cli::StatusArgs;
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
@@ -19,10 +26,17 @@ pub fn status(args: &StatusArgs, app: &App) -> Result<(), CliError> {
             repaired.kept.display()
         );
     }
+    let setup = setup(app);
     if args.json {
-        crate::say!("{}", to_json(&report, app));
+        let mut value = to_json(&report, app);
+        value["config"] = setup.config_json(app);
+        value["hooks"] = setup.hooks_json();
+        value["index"] = setup.index_json();
+        crate::say!("{}", value);
     } else {
-        crate::say!("{}", to_text(&report, app).trim_end());
+        let mut text = to_text(&report, app);
+        text.push_str(&setup.text(app));
+        crate::say!("{}", text.trim_end());
     }
     match &report.problem {
         Some(problem) => Err(CliError::failed(
@@ -57,7 +71,11 @@ fn to_text(report: &StatusReport, app: &App) -> String {
         let counts = report
             .learnings
             .iter()
-            .map(|(kind, count)| format!("{count} {}", kind.as_str()))
+            .map(|(kind, count)| match kind {
+                LearningKind::Pattern => counted(*count, "pattern", "patterns"),
+                LearningKind::Insight => counted(*count, "insight", "insights"),
+                LearningKind::SelfKnowledge => format!("{count} self-knowledge"),
+            })
             .collect::<Vec<_>>()
             .join(", ");
         out.push_str(&format!(
@@ -84,8 +102,8 @@ fn to_text(report: &StatusReport, app: &App) -> String {
                 ""
             };
             out.push_str(&format!(
-                "Git:        {} commits{last}{dirty}\n",
-                history.commits
+                "Git:        {}{last}{dirty}\n",
+                counted(history.commits, "commit", "commits")
             ));
         }
         Ok(None) => out.push_str("Git:        no repository yet (created on the first write)\n"),
@@ -120,4 +138,133 @@ fn to_json(report: &StatusReport, app: &App) -> serde_json::Value {
             Err(problem) => json!({"error": problem}),
         },
     })
+}
+
+/// What `status` tells of the set-up beyond the seed: the configuration, the agents' wiring
+/// and the index.
+struct Setup {
+    agents: Vec<AgentSettings>,
+    index: Result<Option<IndexFreshness>, IndexError>,
+}
+
+fn setup(app: &App) -> Setup {
+    let doctor = app.doctor();
+    let root = app.project(&app.cwd(None)).root;
+    let homes = app.env.agent_homes();
+    Setup {
+        agents: pollster::block_on(doctor.agents(homes.as_ref(), &root)),
+        index: pollster::block_on(doctor.index_freshness(&app.embedder().model_id())),
+    }
+}
+
+impl Setup {
+    fn text(&self, app: &App) -> String {
+        let config = app.data_home.config_path();
+        let state = match (app.config_problems.len(), config.exists()) {
+            (0, true) => String::new(),
+            (0, false) => " (absent: every key at its default)".to_owned(),
+            (n, _) => format!(
+                " ({}: run `carryover doctor`)",
+                counted(n, "problem", "problems")
+            ),
+        };
+        let mut out = format!("Config:     {}{state}\n", config.display());
+        let hooks = if self.agents.is_empty() {
+            "no agent settings found (run `carryover install`)".to_owned()
+        } else {
+            self.agents
+                .iter()
+                .map(|settings| format!("{} {}", settings.label(), wiring_words(settings)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        out.push_str(&format!("Hooks:      {hooks}\n"));
+        let index = match &self.index {
+            Ok(None) => "nothing to index yet".to_owned(),
+            Ok(Some(fresh)) if fresh.learnings == 0 && fresh.is_fresh() => {
+                "nothing to index yet".to_owned()
+            }
+            Ok(Some(fresh)) if fresh.is_fresh() => format!(
+                "up to date ({} indexed)",
+                counted(fresh.learnings, "learning", "learnings")
+            ),
+            Ok(Some(fresh)) => format!(
+                "{} of {} not indexed or changed since{} (run `carryover index`)",
+                fresh.missing + fresh.stale,
+                counted(fresh.learnings, "learning", "learnings"),
+                match fresh.orphaned {
+                    0 => String::new(),
+                    n => format!(
+                        ", {} of learnings that are gone",
+                        counted(n, "vector", "vectors")
+                    ),
+                }
+            ),
+            Err(error) => format!("unreadable: {error} "),
+        };
+        out.push_str(&format!("Index:      {}\n", index.trim_end()));
+        out
+    }
+
+    fn config_json(&self, app: &App) -> serde_json::Value {
+        let config = app.data_home.config_path();
+        json!({
+            "path": config,
+            "present": config.exists(),
+            "problems": app.config_problems.iter().map(|p| json!({
+                "line": p.line,
+                "key": p.key,
+                "message": p.to_string(),
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    fn hooks_json(&self) -> serde_json::Value {
+        json!(
+            self.agents
+                .iter()
+                .map(|settings| json!({
+                    "agent": settings.agent.cli_name(),
+                    "scope": settings.scope.to_string(),
+                    "path": settings.path,
+                    "wiring": wiring_name(settings),
+                    "binary_ok": binary_ok(settings),
+                }))
+                .collect::<Vec<_>>()
+        )
+    }
+
+    fn index_json(&self) -> serde_json::Value {
+        match &self.index {
+            Ok(None) => serde_json::Value::Null,
+            Ok(Some(fresh)) => json!({
+                "learnings": fresh.learnings,
+                "current": fresh.current,
+                "stale": fresh.stale,
+                "missing": fresh.missing,
+                "orphaned": fresh.orphaned,
+                "fresh": fresh.is_fresh(),
+            }),
+            Err(error) => json!({"error": error.to_string()}),
+        }
+    }
+}
+
+fn binary_ok(settings: &AgentSettings) -> bool {
+    settings
+        .programs
+        .iter()
+        .all(|(_, location)| matches!(location, ProgramLocation::Found(_)))
+}
+
+fn wiring_words(settings: &AgentSettings) -> &'static str {
+    match (&settings.problem, settings.wiring(), binary_ok(settings)) {
+        (Some(_), _, _) => "unreadable (run `carryover doctor`)",
+        (None, Wiring::Complete | Wiring::Partial, false) => {
+            "wired to a binary that is gone (run `carryover doctor`)"
+        }
+        (None, Wiring::Complete, true) => "wired",
+        (None, Wiring::Partial, true) => "partly wired (run `carryover doctor`)",
+        (None, Wiring::Absent, _) => "not wired",
+    }
 }

@@ -11,7 +11,7 @@ mod session_start;
 mod statusline;
 
 pub use input::HookInput;
-pub use payload::{prompt_payload, session_start_payload};
+pub use payload::{prompt_payload, session_start_payload, with_system_message};
 pub use pre_compact::pre_compact;
 pub use prompt::prompt;
 pub use session_end::session_end;

@@ -50,6 +50,22 @@ pub fn prompt_payload(agent: Agent, context: &str) -> Option<String> {
     )
 }
 
+/// `payload` with `message` for the user as its `systemMessage` (a field every hook event of
+/// Claude Code, Codex CLI and Gemini CLI reads); an object of its own when there was no
+/// payload. Plain output has nowhere to put it: it is left as it was.
+pub fn with_system_message(payload: Option<String>, agent: Agent, message: &str) -> Option<String> {
+    if message.is_empty() || agent == Agent::Plain {
+        return payload;
+    }
+    let mut value = payload
+        .as_deref()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok())
+        .filter(serde_json::Value::is_object)
+        .unwrap_or_else(|| json!({}));
+    value["systemMessage"] = json!(message);
+    Some(value.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +148,21 @@ mod tests {
             "{printed}"
         );
         assert_eq!(inner["hookEventName"], event);
+    }
+
+    #[rstest::rstest]
+    #[case::beside_a_recall(Some(r#"{"hookSpecificOutput":{}}"#.to_owned()), true)]
+    #[case::alone(None, false)]
+    fn a_user_message_joins_the_prompt_payload(
+        #[case] payload: Option<String>,
+        #[case] has_context: bool,
+    ) {
+        let printed = with_system_message(payload, Agent::Claude, "fix line 3").unwrap();
+        let value: serde_json::Value = serde_json::from_str(&printed).unwrap();
+        assert_eq!(value["systemMessage"], "fix line 3");
+        assert_eq!(value.get("hookSpecificOutput").is_some(), has_context);
+        assert_eq!(with_system_message(None, Agent::Plain, "x"), None);
+        assert_eq!(with_system_message(None, Agent::Claude, ""), None);
     }
 
     #[test]

@@ -9,7 +9,10 @@ use crate::interface::cli::{Agent, PromptArgs};
 use crate::interface::composition::{App, HOOK_LOCK_WAIT};
 use crate::interface::environment::Environment;
 
-use super::{HookInput, answer, prompt_payload, read_stdin, report, start_watchdog, stderr_line};
+use super::{
+    HookInput, answer, prompt_payload, read_stdin, report, start_watchdog, stderr_line,
+    with_system_message,
+};
 
 const EVENT: &str = "prompt";
 
@@ -51,7 +54,13 @@ fn compose(args: &PromptArgs, env: Environment) -> Option<String> {
         cwd: app.cwd(input.cwd.as_deref()),
         consume: true,
     }));
+    let config = pollster::block_on(app.config_notice(HOOK_LOCK_WAIT).announce(
+        input.session_id.as_deref(),
+        &app.cwd(input.cwd.as_deref()),
+        &app.config_problems,
+    ));
     diagnostics.extend(outcome.diagnostics);
+    diagnostics.extend(config.diagnostics);
     report(Some(&app), EVENT, &diagnostics);
     let text = recalled_learnings(
         outcome
@@ -59,7 +68,13 @@ fn compose(args: &PromptArgs, env: Environment) -> Option<String> {
             .iter()
             .map(|learning| (learning.kind, learning.content.as_str())),
     );
-    prompt_payload(args.agent, &text)
+    let user_message = config
+        .user_lines
+        .iter()
+        .map(|line| format!("carryover: {line}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    with_system_message(prompt_payload(args.agent, &text), args.agent, &user_message)
 }
 
 /// Gemini CLI's `-p` mode sends the prompt with the session-start context before it, as

@@ -53,12 +53,19 @@ fn compose(args: &SessionStartArgs, env: Environment) -> String {
         mode: app.mode(None),
         consume: true,
     }));
+    let config = pollster::block_on(app.config_notice(HOOK_LOCK_WAIT).announce(
+        input.session_id.as_deref(),
+        &app.cwd(input.cwd.as_deref()),
+        &app.config_problems,
+    ));
     diagnostics.extend(outcome.user_messages.iter().cloned());
     diagnostics.extend(outcome.diagnostics);
+    diagnostics.extend(config.diagnostics);
     report(Some(&app), EVENT, &diagnostics);
     let user_message = outcome
         .user_messages
         .iter()
+        .chain(&config.user_lines)
         .map(|message| format!("carryover: {message}"))
         .collect::<Vec<_>>()
         .join("\n");
