@@ -19,41 +19,64 @@ pub struct Cli {
 pub enum Command {
     /// Run as an agent hook: reads the agent's JSON on stdin, always exits 0.
     #[command(subcommand)]
+    #[command(
+        after_help = "Examples:\n  echo '{\"session_id\":\"s1\",\"source\":\"startup\",\"cwd\":\"'$PWD'\"}' | carryover hook session-start\n  carryover install"
+    )]
     Hook(HookCommand),
     /// Show what the next session would receive (changes nothing).
+    #[command(
+        after_help = "Examples:\n  carryover context\n  carryover context --json --source compact --session-id s1"
+    )]
     Context(ContextArgs),
     /// Show which learnings a prompt would recall (changes nothing).
     Recall(RecallArgs),
     /// Claude Code's status line: context fill, tier and waiting proposals on one line
     /// (reads the client's status payload on stdin; wired by `install`).
+    #[command(
+        after_help = "Example: echo '{\"context_window\":{\"total_input_tokens\":171000,\"context_window_size\":1000000}}' | carryover statusline"
+    )]
     Statusline,
     /// Set up the assistant's identity (asks on a terminal for what flags leave out).
     Init(InitArgs),
     /// Show the identity, or change one of its fields (name, style, time zone, locale…).
     #[command(subcommand)]
+    #[command(
+        after_help = "Examples:\n  carryover identity show\n  carryover identity set timezone Europe/Lisbon"
+    )]
     Identity(IdentityCommand),
     /// Show where the seed is and what state it is in.
+    #[command(after_help = "Example: carryover status --json")]
     Status(StatusArgs),
     /// Check that carryover is wired and will work, and say what fixes what does not.
     Doctor(DoctorArgs),
     /// Add a confirmed learning and commit it.
     Learn(LearnArgs),
     /// Show or list the handoffs sessions left in a project.
+    #[command(after_help = "Examples:\n  carryover handoff show\n  carryover handoff list --json")]
     Handoff(HandoffArgs),
     /// Set, read and remove feature flags (global, or per project with --project).
+    #[command(
+        after_help = "Examples:\n  carryover flags set startup-instruction \"make status\"\n  carryover flags list --json"
+    )]
     Flags(FlagsArgs),
     /// Trust the project's start-up template as it is now (or --revoke, --list).
     Trust(TrustArgs),
     /// Embed the confirmed learnings so session starts only embed their query (incremental).
+    #[command(after_help = "Example: carryover index --json")]
     Index(IndexArgs),
     /// Review proposed learnings: list, show, accept, reject, or review them one by one.
     #[command(subcommand)]
+    #[command(after_help = "Examples:\n  carryover proposals list\n  carryover proposals review")]
     Proposals(ProposalsCommand),
     /// Confirmed learnings: list, show, search, forget.
     #[command(subcommand)]
+    #[command(
+        after_help = "Examples:\n  carryover learnings list --all\n  carryover learnings search retry budget"
+    )]
     Learnings(LearningsCommand),
     /// Propose what an agent remembered on its own as learnings (pending, for review).
     #[command(subcommand)]
+    #[command(after_help = "Example: carryover import claude-memory --dry-run")]
     Import(ImportCommand),
     /// Wire carryover's hooks into an agent's settings (keeps everything else; idempotent).
     Install(InstallArgs),
@@ -166,6 +189,7 @@ pub enum Scope {
 #[derive(Debug, Subcommand)]
 pub enum ProposalsCommand {
     /// Pending proposals, newest first, with their short ids.
+    #[command(after_help = "Example: carryover proposals list --json")]
     List {
         /// Include accepted and rejected ones.
         #[arg(long)]
@@ -175,6 +199,9 @@ pub enum ProposalsCommand {
         json: bool,
     },
     /// Propose learnings from a transcript's user messages, as a session end does.
+    #[command(
+        after_help = "Example: carryover proposals extract --transcript ~/.claude/projects/-home-mara-shop-api/5d2c9a41.jsonl --dry-run --json"
+    )]
     Extract {
         /// The session transcript (Claude Code JSONL).
         #[arg(long, value_name = "FILE")]
@@ -190,6 +217,7 @@ pub enum ProposalsCommand {
         json: bool,
     },
     /// One proposal in full.
+    #[command(after_help = "Example: carryover proposals show Q4mZ8")]
     Show {
         /// The start of its id (`Q4mZ8` or `prp_Q4mZ8`).
         prefix: String,
@@ -212,6 +240,7 @@ pub enum ProposalsCommand {
         project: bool,
     },
     /// Decline proposals; they are not proposed again.
+    #[command(after_help = "Example: carryover proposals reject F2hJ6 T7nB3")]
     Reject {
         /// The starts of their ids.
         #[arg(required = true)]
@@ -219,6 +248,7 @@ pub enum ProposalsCommand {
     },
     /// Go through pending proposals on a terminal: accept, reject, skip or quit; the
     /// decisions are applied together, as one commit.
+    #[command(after_help = "Example: carryover proposals review")]
     Review,
 }
 
@@ -270,6 +300,7 @@ pub enum LearningsCommand {
         json: bool,
     },
     /// One learning in full.
+    #[command(after_help = "Example: carryover learnings show 7Qm2v")]
     Show {
         /// The start of its id (`7Qm2v` or `pat_7Qm2v`).
         prefix: String,
@@ -278,6 +309,7 @@ pub enum LearningsCommand {
         json: bool,
     },
     /// The learnings closest to a query (the ranking session starts use).
+    #[command(after_help = "Example: carryover learnings search why do the payment tests time out")]
     Search {
         /// What to look for.
         #[arg(required = true, num_args = 1..)]
@@ -314,11 +346,13 @@ Examples:\n  carryover learnings forget ins_7Qm2v\n  carryover learnings forget 
         scope: ScopeArg,
     },
     /// Always show a learning first at session start (a standing rule).
+    #[command(after_help = "Example: carryover learnings pin 7Qm2v")]
     Pin {
         /// The start of its id.
         prefix: String,
     },
     /// Stop showing a learning first.
+    #[command(after_help = "Example: carryover learnings unpin 7Qm2v")]
     Unpin {
         /// The start of its id.
         prefix: String,
@@ -369,6 +403,9 @@ pub struct FlagsArgs {
 #[derive(Debug, Subcommand)]
 pub enum FlagsCommand {
     /// Set a flag: `true`/`false` are bools, `[a, b]` is a list, anything else is text.
+    #[command(
+        after_help = "Examples:\n  carryover flags set startup-instruction \"make status\"\n  carryover flags set --project startup-instruction \"make check\""
+    )]
     Set {
         /// Set it for this project only (over the global value).
         #[arg(long)]
@@ -382,6 +419,7 @@ pub enum FlagsCommand {
         value: String,
     },
     /// Print a flag's value in force for the project, and where it comes from.
+    #[command(after_help = "Example: carryover flags get startup-instruction")]
     Get {
         /// The project directory (default: the current directory).
         #[arg(long, value_name = "DIR")]
@@ -393,6 +431,7 @@ pub enum FlagsCommand {
         json: bool,
     },
     /// Remove a flag.
+    #[command(after_help = "Example: carryover flags unset --project startup-instruction")]
     Unset {
         /// Remove the project's own value (the global one applies again).
         #[arg(long)]
@@ -404,6 +443,7 @@ pub enum FlagsCommand {
         name: String,
     },
     /// List the flags in force for the project.
+    #[command(after_help = "Example: carryover flags list --json")]
     List {
         /// The project directory (default: the current directory).
         #[arg(long, value_name = "DIR")]
@@ -452,6 +492,7 @@ pub struct HandoffArgs {
 #[derive(Debug, Subcommand)]
 pub enum HandoffCommand {
     /// Print the newest handoff of the project (the one the next session receives).
+    #[command(after_help = "Example: carryover handoff show --cwd ~/code/shop-api")]
     Show {
         /// The project directory (default: the current directory).
         #[arg(long, value_name = "DIR")]
@@ -461,6 +502,7 @@ pub enum HandoffCommand {
         json: bool,
     },
     /// List the project's handoffs, newest first.
+    #[command(after_help = "Example: carryover handoff list --json")]
     List {
         /// The project directory (default: the current directory).
         #[arg(long, value_name = "DIR")]
@@ -475,12 +517,24 @@ pub enum HandoffCommand {
 #[derive(Debug, Subcommand)]
 pub enum HookCommand {
     /// SessionStart: print the session context for the agent.
+    #[command(
+        after_help = "Example: echo '{\"session_id\":\"s1\",\"source\":\"startup\",\"cwd\":\"'$PWD'\"}' | carryover hook session-start"
+    )]
     SessionStart(SessionStartArgs),
     /// UserPromptSubmit: print the few learnings the prompt needs, or nothing.
+    #[command(
+        after_help = "Example: echo '{\"session_id\":\"s1\",\"prompt\":\"why do the payment tests time out\",\"cwd\":\"'$PWD'\"}' | carryover hook prompt"
+    )]
     Prompt(PromptArgs),
     /// PreCompact: record how full the context was and write a checkpoint (prints nothing).
+    #[command(
+        after_help = "Example: echo '{\"session_id\":\"s1\",\"transcript_path\":\"/path/to/session.jsonl\",\"cwd\":\"'$PWD'\",\"trigger\":\"manual\"}' | carryover hook pre-compact"
+    )]
     PreCompact,
     /// SessionEnd: write the session's handoff for the next one (prints nothing).
+    #[command(
+        after_help = "Example: echo '{\"session_id\":\"s1\",\"transcript_path\":\"/path/to/session.jsonl\",\"cwd\":\"'$PWD'\",\"reason\":\"other\"}' | carryover hook session-end"
+    )]
     SessionEnd,
 }
 
@@ -719,4 +773,89 @@ pub enum KindArg {
     /// What the assistant knows about itself.
     #[value(name = "self_knowledge", alias = "self-knowledge")]
     SelfKnowledge,
+}
+
+#[cfg(test)]
+mod help_examples {
+    use clap::{CommandFactory, Parser};
+
+    use super::Cli;
+
+    /// Every command a user can type, with its full name (`proposals accept`).
+    fn commands(command: &clap::Command, prefix: &str, out: &mut Vec<(String, clap::Command)>) {
+        for sub in command
+            .get_subcommands()
+            .filter(|sub| sub.get_name() != "help")
+        {
+            let name = format!("{prefix}{}", sub.get_name());
+            out.push((name.clone(), sub.clone()));
+            commands(sub, &format!("{name} "), out);
+        }
+    }
+
+    #[test]
+    fn every_command_shows_an_example_in_its_help() {
+        let mut all = Vec::new();
+        commands(&Cli::command(), "", &mut all);
+        let missing: Vec<&str> = all
+            .iter()
+            .filter(|(_, command)| {
+                let after = [command.get_after_help(), command.get_after_long_help()];
+                !after
+                    .iter()
+                    .flatten()
+                    .any(|text| text.to_string().contains("carryover "))
+            })
+            .map(|(name, _)| name.as_str())
+            .collect();
+        assert!(missing.is_empty(), "no example in the help of: {missing:?}");
+    }
+
+    /// The words of a shell command line: split at spaces outside quotes, quotes removed.
+    fn words(line: &str) -> Vec<String> {
+        let (mut words, mut word, mut quote) = (Vec::new(), String::new(), None);
+        for c in line.chars() {
+            match (quote, c) {
+                (None, '\'' | '"') => quote = Some(c),
+                (Some(open), c) if c == open => quote = None,
+                (None, ' ') if !word.is_empty() => words.push(std::mem::take(&mut word)),
+                (None, ' ') => {}
+                (_, c) => word.push(c),
+            }
+        }
+        if !word.is_empty() {
+            words.push(word);
+        }
+        words
+    }
+
+    #[test]
+    fn every_example_in_the_help_parses() {
+        let mut all = Vec::new();
+        commands(&Cli::command(), "", &mut all);
+        let mut checked = 0;
+        for (name, command) in &all {
+            let after = [command.get_after_help(), command.get_after_long_help()];
+            for text in after.iter().flatten().map(ToString::to_string) {
+                for line in text.lines() {
+                    let line = line.trim_start();
+                    let line = line.strip_prefix("Example: ").unwrap_or(line);
+                    let example = line.rsplit_once("| ").map_or(line, |(_, tail)| tail);
+                    if !example.starts_with("carryover ") {
+                        continue;
+                    }
+                    let example = example.split(" >").next().unwrap_or(example);
+                    let example = example.split("  (").next().unwrap_or(example);
+                    let parsed = Cli::try_parse_from(words(example));
+                    assert!(parsed.is_ok(), "{name}: {example}: {:?}", parsed.err());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(
+            checked >= all.len(),
+            "{checked} examples for {} commands",
+            all.len()
+        );
+    }
 }
