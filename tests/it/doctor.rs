@@ -305,3 +305,18 @@ fn the_agents_versions_are_reported_and_a_missing_one_is_no_failure() {
     assert_eq!(clients[0]["version"], "9.9.9 (Claude Code)");
     assert_eq!(clients.len(), 5, "absent ones are listed too, as null");
 }
+
+#[test]
+fn doctor_colours_its_verdicts_on_a_terminal_only() {
+    let env = Hermetic::new();
+    env.init();
+    let (_, shown) = env.on_a_terminal("doctor", "", &[]);
+    assert!(
+        shown.contains("\u{1b}[31m") || shown.contains("\u{1b}[32m"),
+        "{shown:?}"
+    );
+    let (_, shown) = env.on_a_terminal("doctor", "", &[("NO_COLOR", "1")]);
+    assert!(!shown.contains('\u{1b}'), "{shown:?}");
+    let piped = env.carryover().arg("doctor").output().unwrap();
+    assert!(!String::from_utf8_lossy(&piped.stdout).contains('\u{1b}'));
+}

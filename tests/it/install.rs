@@ -438,39 +438,19 @@ fn install_keeps_the_users_numbers_as_written() {
     }
 }
 
-/// Runs `carryover ARGS` on a pseudo-terminal (through `script`), so that it sees a terminal.
-fn on_a_terminal(env: &Hermetic, args: &str, extra_env: &[(&str, &str)]) -> String {
-    let hermetic = env.std_carryover();
-    let variables: Vec<_> = hermetic
-        .get_envs()
-        .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned())))
-        .collect();
-    let run = StdCommand::new("script")
-        .args(["-qec", &format!("\"$CARRYOVER_BIN\" {args}"), "/dev/null"])
-        .env_clear()
-        .envs(variables)
-        .envs(extra_env.iter().copied())
-        .env("CARRYOVER_BIN", assert_cmd::cargo::cargo_bin!("carryover"))
-        .current_dir(env.home())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    String::from_utf8_lossy(&run.stdout).into_owned()
-}
-
 #[test]
 fn the_diff_is_coloured_on_a_terminal_unless_no_color_is_set() {
     let env = Hermetic::new();
     env.init();
     let green = "\u{1b}[32m+";
-    let coloured = on_a_terminal(&env, "install --dry-run", &[]);
+    let terminal = |extra: &[(&str, &str)]| {
+        let (ok, shown) = env.on_a_terminal("install --dry-run", "", extra);
+        assert!(ok, "{shown}");
+        shown
+    };
+    let coloured = terminal(&[]);
     assert!(coloured.contains(green), "{coloured:?}");
-    let plain = on_a_terminal(&env, "install --dry-run", &[("NO_COLOR", "1")]);
+    let plain = terminal(&[("NO_COLOR", "1")]);
     assert!(
         !plain.contains('\u{1b}') && plain.contains("\n+"),
         "{plain:?}"

@@ -62,6 +62,37 @@ impl Hermetic {
         command
     }
 
+    /// Runs `carryover ARGS` (a shell command line) on a pseudo-terminal made by `script`, so
+    /// that it sees a terminal, typing `input`; returns whether it succeeded and what the
+    /// terminal showed.
+    pub fn on_a_terminal(&self, args: &str, input: &str, extra: &[(&str, &str)]) -> (bool, String) {
+        use std::io::Write;
+        let mut command = StdCommand::new("script");
+        command
+            .args(["-qec", &format!("\"$CARRYOVER_BIN\" {args}"), "/dev/null"])
+            .current_dir(self.home())
+            .env_clear()
+            .envs(self.variables())
+            .envs(extra.iter().copied())
+            .env("CARRYOVER_BIN", assert_cmd::cargo::cargo_bin!("carryover"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = command
+            .spawn()
+            .expect("`script` (util-linux) provides the terminal");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        let shown = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        (output.status.success(), shown)
+    }
+
     /// `program` (an agent) in this environment with the real clock, as an agent runs
     /// carryover's hooks: they inherit everything but `CARRYOVER_NOW`.
     pub fn agent(&self, program: &Path, cwd: &Path) -> StdCommand {

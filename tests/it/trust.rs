@@ -73,3 +73,47 @@ fn trust_without_a_terminal_or_yes_shows_it_and_refuses() {
         .success()
         .stdout(contains("No project template is trusted."));
 }
+
+#[test]
+fn on_a_terminal_trust_asks_and_only_yes_records_it() {
+    let env = Hermetic::new();
+    let project = project(&env, "Run make status.");
+    let command = format!("trust --cwd '{}'", project.display());
+    let (ok, shown) = env.on_a_terminal(&command, "n\n", &[]);
+    assert!(
+        shown.contains("Run make status.") && shown.contains("Nothing was trusted."),
+        "{ok} {shown}"
+    );
+    env.carryover()
+        .args(["trust", "--list"])
+        .assert()
+        .success()
+        .stdout(contains("No project template is trusted."));
+    let (ok, shown) = env.on_a_terminal(&command, "y\n", &[]);
+    assert!(ok && shown.contains("Trusted"), "{shown}");
+    env.carryover()
+        .args(["trust", "--list"])
+        .assert()
+        .success()
+        .stdout(contains("_startup.md"));
+}
+
+#[test]
+fn the_trust_diff_is_coloured_on_a_terminal() {
+    let env = Hermetic::new();
+    let project = project(&env, "Run make status.");
+    env.carryover()
+        .args(["trust", "--yes", "--cwd"])
+        .arg(&project)
+        .assert()
+        .success();
+    write_template(&project, "Run make lint.");
+    let command = format!("trust --cwd '{}'", project.display());
+    let (_, shown) = env.on_a_terminal(&command, "n\n", &[]);
+    assert!(shown.contains("\u{1b}[32m+Run make lint."), "{shown:?}");
+    let (_, shown) = env.on_a_terminal(&command, "n\n", &[("NO_COLOR", "1")]);
+    assert!(
+        !shown.contains('\u{1b}') && shown.contains("+Run make lint."),
+        "{shown:?}"
+    );
+}

@@ -10,6 +10,7 @@ use crate::domain::ports::{Embedder, ProgramLocation};
 use crate::interface::cli::DoctorArgs;
 use crate::interface::composition::App;
 use crate::interface::error::CliError;
+use crate::interface::output::{Tone, colour_on_stdout, say_toned};
 
 /// Prints the report; exits 1 when a check failed.
 pub fn doctor(args: &DoctorArgs, app: &App) -> Result<(), CliError> {
@@ -28,7 +29,13 @@ pub fn doctor(args: &DoctorArgs, app: &App) -> Result<(), CliError> {
     if args.json {
         crate::say!("{}", to_json(&report));
     } else {
-        crate::say!("{}", to_text(&report).trim_end());
+        let colour = colour_on_stdout();
+        for (tone, line) in to_lines(&report) {
+            match tone {
+                Some(tone) => say_toned(tone, &line, colour),
+                None => crate::say!("{line}"),
+            }
+        }
     }
     let failed = report
         .checks
@@ -44,44 +51,65 @@ pub fn doctor(args: &DoctorArgs, app: &App) -> Result<(), CliError> {
     }
 }
 
-fn to_text(report: &DoctorReport) -> String {
-    let mut out = String::new();
+/// The report as lines for people, each with the tone it is shown in on a terminal.
+fn to_lines(report: &DoctorReport) -> Vec<(Option<Tone>, String)> {
+    let mut out = Vec::new();
     let mut area: Option<CheckArea> = None;
     for check in &report.checks {
         if area != Some(check.area) {
             area = Some(check.area);
-            out.push_str(&format!("{}\n", check.area.as_str()));
+            out.push((Some(Tone::Heading), check.area.as_str().to_owned()));
         }
-        out.push_str(&format!(
-            "  {:<4}  {}: {}\n",
-            check.status.as_str(),
-            check.subject,
-            check.detail
+        out.push((
+            Some(tone_of(check.status)),
+            format!(
+                "  {:<4}  {}: {}",
+                check.status.as_str(),
+                check.subject,
+                check.detail
+            ),
         ));
         if let Some(fix) = &check.fix {
-            out.push_str(&format!("        fix: {fix}\n"));
+            out.push((None, format!("        fix: {fix}")));
         }
     }
     let count = |status| report.checks.iter().filter(|c| c.status == status).count();
     let (failed, warned) = (count(CheckStatus::Fail), count(CheckStatus::Warn));
-    out.push('\n');
-    out.push_str(&match (failed, warned) {
-        (0, 0) => "Everything is in order.".to_owned(),
-        (0, w) => format!(
-            "No check failed; {} (see the fixes above).",
-            counted(w, "warning", "warnings")
+    out.push((None, String::new()));
+    out.push(match (failed, warned) {
+        (0, 0) => (Some(Tone::Good), "Everything is in order.".to_owned()),
+        (0, w) => (
+            Some(Tone::Warn),
+            format!(
+                "No check failed; {} (see the fixes above).",
+                counted(w, "warning", "warnings")
+            ),
         ),
-        (f, 0) => format!(
-            "{} failed: run the fixes above.",
-            counted(f, "check", "checks")
+        (f, 0) => (
+            Some(Tone::Bad),
+            format!(
+                "{} failed: run the fixes above.",
+                counted(f, "check", "checks")
+            ),
         ),
-        (f, w) => format!(
-            "{} failed, {}: run the fixes above.",
-            counted(f, "check", "checks"),
-            counted(w, "warning", "warnings")
+        (f, w) => (
+            Some(Tone::Bad),
+            format!(
+                "{} failed, {}: run the fixes above.",
+                counted(f, "check", "checks"),
+                counted(w, "warning", "warnings")
+            ),
         ),
     });
     out
+}
+
+fn tone_of(status: CheckStatus) -> Tone {
+    match status {
+        CheckStatus::Ok => Tone::Good,
+        CheckStatus::Warn => Tone::Warn,
+        CheckStatus::Fail => Tone::Bad,
+    }
 }
 
 fn to_json(report: &DoctorReport) -> Value {

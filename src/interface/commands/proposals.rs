@@ -286,14 +286,20 @@ fn interactive(app: &App, review: &Review<Seeds>) -> Result<(), CliError> {
     let mut decisions = Vec::new();
     let here = app.project(&app.cwd(None));
     let mut input = std::io::stdin().lock();
+    let colour = crate::interface::output::colour_on_stdout();
     for (number, proposal) in pending.iter().enumerate() {
-        crate::say!(
-            "\n[{}/{}] {} ({}{})",
-            number + 1,
-            pending.len(),
-            proposal.kind,
-            proposal.id,
-            detail(proposal)
+        crate::say!();
+        crate::interface::output::say_toned(
+            crate::interface::output::Tone::Heading,
+            &format!(
+                "[{}/{}] {} ({}{})",
+                number + 1,
+                pending.len(),
+                proposal.kind,
+                proposal.id,
+                detail(proposal)
+            ),
+            colour,
         );
         crate::say!("  {}", proposal.content);
         let choice = loop {

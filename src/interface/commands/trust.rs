@@ -74,7 +74,10 @@ pub fn trust(args: &TrustArgs, app: &App) -> Result<(), CliError> {
             }
             TrustView::Diff(diff) => {
                 crate::say!("{} changed since you trusted it:", path.display());
-                crate::say!("{}", diff.trim_end());
+                crate::interface::output::say_diff(
+                    diff,
+                    crate::interface::output::colour_on_stdout(),
+                );
             }
         }
     }
