@@ -219,3 +219,27 @@ fn help_has_an_example(#[case] args: &[&str], #[case] example: &str) {
     let text = succeeded(&output);
     assert!(text.contains(example), "{example:?} missing from:\n{text}");
 }
+
+#[test]
+fn init_force_on_a_terminal_offers_the_current_values_and_asks_again_after_a_bad_one() {
+    let env = Hermetic::new();
+    env.init();
+    // Name, principal, catchphrase and style keep their offered values; a misspelt zone is
+    // refused with the likely one and asked again; the locale keeps its value.
+    let (ok, shown) =
+        env.on_a_terminal("init --force", "Nova\n\n\n\nLisbn\nEurope/Berlin\n\n", &[]);
+    assert!(ok, "{shown}");
+    assert!(shown.contains("Assistant's name [Juno]"), "{shown}");
+    assert!(shown.contains("Time zone [Europe/Lisbon]"), "{shown}");
+    assert!(shown.contains("did you mean Europe/Lisbon?"), "{shown}");
+    let out = env
+        .carryover()
+        .args(["identity", "show", "--json"])
+        .assert()
+        .success();
+    let identity: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let text = identity.to_string();
+    for expected in ["Nova", "Mara", "Europe/Berlin", "en-GB", "concise"] {
+        assert!(text.contains(expected), "{expected} in {text}");
+    }
+}
