@@ -151,3 +151,36 @@ fn transcript_digest_shop_api(bencher: divan::Bencher) {
     let reader = ClaudeTranscriptReader;
     bencher.bench(|| pollster::block_on(reader.digest(&path, DigestScope::Whole)).unwrap());
 }
+
+/// What the first redaction in a process pays: parsing and indexing the compiled-in rules.
+#[divan::bench]
+fn redaction_rules_parse(bencher: divan::Bencher) {
+    let files = [
+        include_str!("../assets/redaction/gitleaks.toml"),
+        include_str!("../assets/redaction/carryover.toml"),
+    ];
+    bencher.bench(|| carryover::domain::redaction::RuleSet::parse(black_box(&files)).unwrap());
+}
+
+/// One redaction of a typical checkpoint line, rules already parsed.
+#[divan::bench]
+fn redaction_of_a_line(bencher: divan::Bencher) {
+    let line = "Run the payment tests against staging with the key in .env and push to main.";
+    let _ = carryover::domain::redaction::redact(line);
+    bencher.bench(|| carryover::domain::redaction::redact(black_box(line)).into_owned());
+}
+
+/// The first redaction in a process of a line that names common keywords ("key", "token",
+/// "password", "api"): parsing the rules and compiling every rule those keywords select.
+#[divan::bench]
+fn redaction_cold_with_common_keywords(bencher: divan::Bencher) {
+    let files = [
+        include_str!("../assets/redaction/gitleaks.toml"),
+        include_str!("../assets/redaction/carryover.toml"),
+    ];
+    let line = "Rotate the api key and the token; the password policy says so.";
+    bencher.bench(|| {
+        let rules = carryover::domain::redaction::RuleSet::parse(black_box(&files)).unwrap();
+        rules.find(black_box(line)).len()
+    });
+}
