@@ -13,6 +13,7 @@ mod handoff;
 mod handoff_golden;
 mod handoff_sessions;
 mod hostile;
+mod http_standin;
 mod identity;
 mod install;
 mod learn;

@@ -2,11 +2,11 @@
 //! with a short assistant reply and records every request body, so a test can assert on what
 //! the real client sent to the model.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
+
+use crate::http_standin::{Reply, serve};
 
 /// Tokens each reply reports as the context it was given (`input_tokens` and cache reads):
 /// 72 % of a 1,000,000-token window, so a compaction right after is at the WARNING tier.
@@ -20,14 +20,19 @@ pub struct ModelStandIn {
 
 impl ModelStandIn {
     pub fn start() -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
-        let port = listener.local_addr().unwrap().port();
         let requests = Arc::new(Mutex::new(Vec::new()));
         let recorded = Arc::clone(&requests);
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let recorded = Arc::clone(&recorded);
-                std::thread::spawn(move || serve(stream, &recorded));
+        let port = serve(move |method, path, body| {
+            let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+            if method == "POST"
+                && path.starts_with("/v1/messages")
+                && !path.contains("count_tokens")
+            {
+                let reply = message_reply(&request);
+                recorded.lock().unwrap().push(request);
+                Reply::ok(reply.0, reply.1)
+            } else {
+                Reply::ok("application/json", json!({"input_tokens": 100}).to_string())
             }
         });
         Self { port, requests }
@@ -43,58 +48,6 @@ impl ModelStandIn {
             .into_iter()
             .map(|body| body.to_string())
             .collect()
-    }
-}
-
-/// Serves one keep-alive connection until the client closes it.
-fn serve(stream: TcpStream, recorded: &Mutex<Vec<Value>>) {
-    let mut writer = stream.try_clone().expect("clone stream");
-    let mut reader = BufReader::new(stream);
-    loop {
-        let mut request_line = String::new();
-        if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
-            return;
-        }
-        let mut length = 0usize;
-        loop {
-            let mut header = String::new();
-            if reader.read_line(&mut header).unwrap_or(0) == 0 {
-                return;
-            }
-            let header = header.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = header.split_once(':')
-                && name.eq_ignore_ascii_case("content-length")
-            {
-                length = value.trim().parse().unwrap_or(0);
-            }
-        }
-        let mut body = vec![0; length];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
-        let mut parts = request_line.split_whitespace();
-        let (method, path) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-        let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        let (content_type, reply) = if method == "POST"
-            && path.starts_with("/v1/messages")
-            && !path.contains("count_tokens")
-        {
-            recorded.lock().unwrap().push(request.clone());
-            message_reply(&request)
-        } else {
-            ("application/json", json!({"input_tokens": 100}).to_string())
-        };
-        let head = format!(
-            "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: keep-alive\r\n\r\n",
-            reply.len()
-        );
-        if writer.write_all(head.as_bytes()).is_err() || writer.write_all(reply.as_bytes()).is_err()
-        {
-            return;
-        }
     }
 }
 

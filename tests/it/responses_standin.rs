@@ -4,11 +4,11 @@
 //! yet holding a tool's output) is answered with a call of Codex's `exec_command` tool running
 //! [`COMMIT_COMMAND`], so the session does real work in its rollout.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
+
+use crate::http_standin::{Reply, serve};
 
 /// What the model runs when asked to commit.
 pub const COMMIT_COMMAND: &str = "printf 'attempts = 4\\n' > retry.toml && git add retry.toml && git -c user.name=Test -c user.email=test@example.com commit -m 'Cap the retry budget at four attempts'";
@@ -21,15 +21,22 @@ pub struct ResponsesStandIn {
 
 impl ResponsesStandIn {
     pub fn start() -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
-        let port = listener.local_addr().unwrap().port();
         let requests = Arc::new(Mutex::new(Vec::new()));
         let recorded = Arc::clone(&requests);
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let recorded = Arc::clone(&recorded);
-                std::thread::spawn(move || serve(stream, &recorded));
+        let port = serve(move |method, path, body| {
+            if method != "POST" || !path.ends_with("/responses") {
+                return Reply {
+                    status: "404 Not Found",
+                    content_type: "application/json",
+                    body: "{}".to_owned(),
+                };
             }
+            let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+            let input = request["input"].to_string();
+            let call = input.contains("commit the retry budget")
+                && !input.contains("function_call_output");
+            recorded.lock().unwrap().push(request);
+            Reply::ok("text/event-stream", streamed_reply(call))
         });
         Self { port, requests }
     }
@@ -45,58 +52,6 @@ impl ResponsesStandIn {
             .into_iter()
             .map(|body| body.to_string())
             .collect()
-    }
-}
-
-/// Serves one keep-alive connection until the client closes it.
-fn serve(stream: TcpStream, recorded: &Mutex<Vec<Value>>) {
-    let mut writer = stream.try_clone().expect("clone stream");
-    let mut reader = BufReader::new(stream);
-    loop {
-        let mut request_line = String::new();
-        if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
-            return;
-        }
-        let mut length = 0usize;
-        loop {
-            let mut header = String::new();
-            if reader.read_line(&mut header).unwrap_or(0) == 0 {
-                return;
-            }
-            let header = header.trim_end();
-            if header.is_empty() {
-                break;
-            }
-            if let Some((name, value)) = header.split_once(':')
-                && name.eq_ignore_ascii_case("content-length")
-            {
-                length = value.trim().parse().unwrap_or(0);
-            }
-        }
-        let mut body = vec![0; length];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
-        let mut parts = request_line.split_whitespace();
-        let (method, path) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-        let (status, content_type, reply) = if method == "POST" && path.ends_with("/responses") {
-            let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-            let input = request["input"].to_string();
-            let call = input.contains("commit the retry budget")
-                && !input.contains("function_call_output");
-            recorded.lock().unwrap().push(request);
-            ("200 OK", "text/event-stream", streamed_reply(call))
-        } else {
-            ("404 Not Found", "application/json", "{}".to_owned())
-        };
-        let head = format!(
-            "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: keep-alive\r\n\r\n",
-            reply.len()
-        );
-        if writer.write_all(head.as_bytes()).is_err() || writer.write_all(reply.as_bytes()).is_err()
-        {
-            return;
-        }
     }
 }
 
