@@ -1,9 +1,9 @@
 //! Locales as BCP 47 language tags: well-formed by RFC 5646 (`oxilangtag`) and with a
-//! language that ISO 639 knows (`isolang`), both pure tables compiled in (ADR 0015).
+//! language that ISO 639 knows (SIL's ISO 639-3 code table, compiled in as one string: a table
+//! of string slices would cost every run of the binary thousands of relocations; ADR 0015).
 
 use std::fmt;
 
-use isolang::Language;
 use oxilangtag::LanguageTag;
 
 use crate::domain::RuleError;
@@ -53,14 +53,13 @@ fn check(raw: &str) -> Result<String, String> {
         .map_err(|error| format!("not a well-formed language tag: {error}"))?;
     let language = tag.primary_language();
     let known = match language.len() {
-        2 => Language::from_639_1(language).is_some(),
-        3 => match Language::from_639_3(language) {
+        2 => languages().any(|known| known.part1 == Some(language)),
+        3 => match languages().find(|known| known.code == language) {
             // BCP 47 spells a language with a two-letter code by that code alone.
-            Some(found) if found.to_639_1().is_some() => {
-                return Err(format!(
-                    "the language is written {}, not {language}",
-                    found.to_639_1().unwrap_or(language)
-                ));
+            Some(Language {
+                part1: Some(part1), ..
+            }) => {
+                return Err(format!("the language is written {part1}, not {language}"));
             }
             found => found.is_some(),
         },
@@ -105,17 +104,46 @@ pub fn suggest_locale(raw: &str) -> Option<String> {
 fn shortest_code(word: &str) -> Option<&'static str> {
     let lower = word.to_ascii_lowercase();
     let by_code = (lower.len() == 3)
-        .then(|| Language::from_639_3(&lower))
+        .then(|| languages().find(|known| known.code == lower))
         .flatten();
     let language = by_code.or_else(|| {
         // Several entries may share a name (a macrolanguage and one of its members): the one
         // with a two-letter code is the one people mean.
-        let mut named: Vec<Language> =
-            Language::match_names(move |name| name.eq_ignore_ascii_case(&lower)).collect();
-        named.sort_by_key(|language| language.to_639_1().is_none());
+        let mut named: Vec<Language> = languages()
+            .filter(|known| known.name.eq_ignore_ascii_case(&lower))
+            .collect();
+        named.sort_by_key(|known| known.part1.is_none());
         named.into_iter().next()
     })?;
-    Some(language.to_639_1().unwrap_or_else(|| language.to_639_3()))
+    Some(language.part1.unwrap_or(language.code))
+}
+
+/// SIL's ISO 639-3 code table: `code<TAB>ISO 639-1 code or nothing<TAB>English name` lines,
+/// after `#` comments.
+const ISO_639_3: &str = include_str!("../../../assets/locale/iso-639-3.tsv");
+
+/// One language of [`ISO_639_3`].
+#[derive(Debug, Clone, Copy)]
+struct Language {
+    code: &'static str,
+    part1: Option<&'static str>,
+    name: &'static str,
+}
+
+/// Every language of the table; a scan of some 7,900 lines, run only when a locale is checked.
+fn languages() -> impl Iterator<Item = Language> {
+    ISO_639_3
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| {
+            let mut fields = line.split('\t');
+            let (code, part1, name) = (fields.next()?, fields.next()?, fields.next()?);
+            Some(Language {
+                code,
+                part1: (!part1.is_empty()).then_some(part1),
+                name,
+            })
+        })
 }
 
 #[cfg(test)]
