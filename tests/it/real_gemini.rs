@@ -52,7 +52,9 @@ fn run_gemini(env: &Hermetic, client: &Path, model: &GeminiStandIn, project: &Pa
     let output = env
         .agent(Path::new("node"), project)
         .arg(client)
-        .args(["-p", prompt])
+        // A named model skips the router, whose classifier call would want JSON and retry
+        // with backoff (a minute and a half) before falling back.
+        .args(["-m", "gemini-2.5-flash", "-p", prompt])
         .env("GEMINI_API_KEY", "dummy")
         .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
         .env("GOOGLE_GEMINI_BASE_URL", model.base_url())
