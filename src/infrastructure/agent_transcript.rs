@@ -1,6 +1,7 @@
 //! The transcript reader hooks use: Codex CLI's rollout when the file is one (its first row
-//! is a `session_meta`), else Claude Code's JSONL (ADR 0016). Sniffing the file, rather than
-//! passing the agent down, keeps every hook and `proposals extract` working on either.
+//! is a `session_meta`), Gemini CLI's session file when its first row is the header with a
+//! `projectHash`, else Claude Code's JSONL (ADRs 0016, 0019). Sniffing the file, rather than
+//! passing the agent down, keeps every hook and `proposals extract` working on any.
 
 use std::path::Path;
 
@@ -10,17 +11,36 @@ use crate::domain::transcript::{CompactBoundary, ContextUsage, PriorInjection, S
 
 use super::claude_transcript::ClaudeTranscriptReader;
 use super::codex_transcript::{CodexTranscriptReader, is_codex_rollout};
+use super::gemini_transcript::{GeminiTranscriptReader, is_gemini_session};
 
-/// Reads Claude Code's and Codex CLI's transcripts, whichever the file is.
+/// Which agent wrote a transcript.
+enum Format {
+    Claude,
+    Codex,
+    Gemini,
+}
+
+fn format(path: &Path) -> Format {
+    if is_codex_rollout(path) {
+        Format::Codex
+    } else if is_gemini_session(path) {
+        Format::Gemini
+    } else {
+        Format::Claude
+    }
+}
+
+/// Reads Claude Code's, Codex CLI's and Gemini CLI's transcripts, whichever the file is.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct AgentTranscriptReader;
 
 #[async_trait::async_trait]
 impl TranscriptReader for AgentTranscriptReader {
     async fn last_usage(&self, path: &Path) -> Result<Option<ContextUsage>, TranscriptError> {
-        match is_codex_rollout(path) {
-            true => CodexTranscriptReader.last_usage(path).await,
-            false => ClaudeTranscriptReader.last_usage(path).await,
+        match format(path) {
+            Format::Codex => CodexTranscriptReader.last_usage(path).await,
+            Format::Gemini => GeminiTranscriptReader.last_usage(path).await,
+            Format::Claude => ClaudeTranscriptReader.last_usage(path).await,
         }
     }
 
@@ -28,16 +48,18 @@ impl TranscriptReader for AgentTranscriptReader {
         &self,
         path: &Path,
     ) -> Result<Option<CompactBoundary>, TranscriptError> {
-        match is_codex_rollout(path) {
-            true => CodexTranscriptReader.last_compaction(path).await,
-            false => ClaudeTranscriptReader.last_compaction(path).await,
+        match format(path) {
+            Format::Codex => CodexTranscriptReader.last_compaction(path).await,
+            Format::Gemini => GeminiTranscriptReader.last_compaction(path).await,
+            Format::Claude => ClaudeTranscriptReader.last_compaction(path).await,
         }
     }
 
     async fn last_injection(&self, path: &Path) -> Result<PriorInjection, TranscriptError> {
-        match is_codex_rollout(path) {
-            true => CodexTranscriptReader.last_injection(path).await,
-            false => ClaudeTranscriptReader.last_injection(path).await,
+        match format(path) {
+            Format::Codex => CodexTranscriptReader.last_injection(path).await,
+            Format::Gemini => GeminiTranscriptReader.last_injection(path).await,
+            Format::Claude => ClaudeTranscriptReader.last_injection(path).await,
         }
     }
 
@@ -46,9 +68,10 @@ impl TranscriptReader for AgentTranscriptReader {
         path: &Path,
         scope: DigestScope,
     ) -> Result<SessionDigest, TranscriptError> {
-        match is_codex_rollout(path) {
-            true => CodexTranscriptReader.digest(path, scope).await,
-            false => ClaudeTranscriptReader.digest(path, scope).await,
+        match format(path) {
+            Format::Codex => CodexTranscriptReader.digest(path, scope).await,
+            Format::Gemini => GeminiTranscriptReader.digest(path, scope).await,
+            Format::Claude => ClaudeTranscriptReader.digest(path, scope).await,
         }
     }
 }

@@ -240,6 +240,13 @@ impl DigestBuilder {
         }
     }
 
+    /// A call that writes or edits `paths`, whose files count once it succeeded.
+    pub(super) fn files_call(&mut self, id: String, paths: Vec<String>) {
+        if self.pending.len() < MAX_PENDING {
+            self.pending.insert(id, Pending::Files(paths));
+        }
+    }
+
     fn assistant(&mut self, row: &Row<'_>) {
         let Some(content) = row.message.as_ref().and_then(|m| m.content) else {
             return;

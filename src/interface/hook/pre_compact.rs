@@ -7,11 +7,26 @@ use crate::domain::session_id::SessionId;
 use crate::interface::composition::HOOK_LOCK_WAIT;
 use crate::interface::environment::Environment;
 
+use super::input::HookInput;
 use super::silent_hook;
+
+/// Whether the payload is Gemini CLI's per-turn `PreCompress`: the client fires it with
+/// `trigger: auto` before every turn that has history, before it checks the size, whether or
+/// not it then compresses (`tests/fixtures/gemini-cli-0.61.0/README.md`). Recorded, it would
+/// write a checkpoint per prompt; ignored, nothing is lost that a Gemini session reads, as
+/// the client starts no session with `source: compact` after compressing (ADR 0019).
+/// `/compress` (`manual`) is recorded.
+fn is_gemini_turn_check(input: &HookInput) -> bool {
+    input.hook_event_name.as_deref() == Some("PreCompress")
+        && input.trigger.as_deref() == Some("auto")
+}
 
 /// Runs the hook. Always exits 0 with nothing on stdout.
 pub fn pre_compact(env: Environment) -> ExitCode {
     silent_hook("pre-compact", env, |app, input, diagnostics| {
+        if is_gemini_turn_check(&input) {
+            return;
+        }
         let session_id = input.session_id.as_deref().and_then(|raw| {
             SessionId::parse(raw)
                 .map_err(|error| diagnostics.push(error.to_string()))
@@ -30,4 +45,31 @@ pub fn pre_compact(env: Environment) -> ExitCode {
             }));
         diagnostics.extend(outcome.warnings);
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use rstest::rstest;
+
+    fn payload(name: &str) -> HookInput {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name);
+        HookInput::parse(&fs_err::read(path).unwrap()).0
+    }
+
+    #[rstest]
+    #[case::gemini_before_every_turn("gemini-cli-0.61.0/hooks/precompress-auto-1.json", true)]
+    #[case::gemini_before_a_real_compression(
+        "gemini-cli-0.61.0/hooks/precompress-auto-8.json",
+        true
+    )]
+    #[case::gemini_compress_command("gemini-cli-0.61.0/hooks/precompress-manual-1.json", false)]
+    #[case::codex_auto("codex-0.169.0/hooks/precompact-auto-1.json", false)]
+    #[case::claude_code("claude-code-2.1.328/hooks/precompact-manual-1.json", false)]
+    fn only_geminis_per_turn_check_is_ignored(#[case] fixture: &str, #[case] ignored: bool) {
+        assert_eq!(is_gemini_turn_check(&payload(fixture)), ignored);
+    }
 }
