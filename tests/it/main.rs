@@ -19,6 +19,7 @@ mod identity;
 mod install;
 mod learn;
 mod model_standin;
+mod npm_client;
 mod real_client;
 mod real_codex;
 mod real_gemini;

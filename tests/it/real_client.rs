@@ -5,33 +5,38 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command as StdCommand;
 
 use serde_json::Value;
 
 use crate::model_standin::ModelStandIn;
-use crate::support::Hermetic;
+use crate::npm_client::{NpmClient, entries_starting};
+use crate::support::{Hermetic, git_in as git};
 
 /// The client version the fixtures were captured with.
 const CLIENT_VERSION: &str = "2.1.328";
 
-/// The client, or `None` after saying loudly why the test is skipped (a failure when
-/// `CARRYOVER_E2E_REQUIRED` is set).
+/// Claude Code: its npm package ships a native binary per platform, which the wrapper
+/// package would copy into place in a postinstall script that npm may not run.
+const CLIENT: NpmClient = NpmClient {
+    name: "Claude Code",
+    variable: "CARRYOVER_E2E_CLAUDE",
+    package: "@anthropic-ai/claude-code",
+    version: CLIENT_VERSION,
+    directory: "claude-code-e2e",
+    candidates: |prefix| {
+        let scope = prefix.join("node_modules/@anthropic-ai");
+        let mut candidates: Vec<PathBuf> = entries_starting(&scope, "claude-code-")
+            .into_iter()
+            .map(|package| package.join("claude"))
+            .collect();
+        candidates.push(scope.join("claude-code/bin/claude.exe"));
+        candidates
+    },
+    via_node: false,
+};
+
 fn client_or_skip() -> Option<PathBuf> {
-    match claude_client() {
-        Ok(client) => Some(client),
-        Err(why) if std::env::var_os("CARRYOVER_E2E_REQUIRED").is_some() => {
-            panic!("the real-client test is required here but cannot run: {why}")
-        }
-        Err(why) => {
-            // Written past the test harness's capture, so a skip is never silent.
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "\n*** SKIPPED the real-client end-to-end test: {why} ***\n"
-            );
-            None
-        }
-    }
+    CLIENT.or_skip()
 }
 
 /// Runs `claude -p <args>` in `project` against `model`; returns its JSON result.
@@ -235,81 +240,6 @@ fn the_real_client_receives_identity_learnings_handoff_compaction_and_reset() {
 /// How many of carryover's blocks a request holds.
 fn blocks(sent: &str) -> usize {
     sent.matches("Identity: Juno (serving Mara)").count()
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = StdCommand::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .status()
-        .unwrap();
-    assert!(status.success(), "git {args:?}");
-}
-
-/// The Claude Code executable: `CARRYOVER_E2E_CLAUDE`, else installed once from the npm
-/// registry into the target directory (the package ships a native binary per platform).
-fn claude_client() -> Result<PathBuf, String> {
-    if let Some(path) = std::env::var_os("CARRYOVER_E2E_CLAUDE") {
-        let path = PathBuf::from(path);
-        return is_client(&path)
-            .then_some(path.clone())
-            .ok_or_else(|| format!("{} is not Claude Code {CLIENT_VERSION}", path.display()));
-    }
-    let prefix =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("claude-code-{CLIENT_VERSION}"));
-    if let Some(found) = native_binary(&prefix) {
-        return Ok(found);
-    }
-    let installed = StdCommand::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--prefix"])
-        .arg(&prefix)
-        .arg(format!("@anthropic-ai/claude-code@{CLIENT_VERSION}"))
-        .output()
-        .map_err(|error| format!("npm is not available ({error})"))?;
-    if !installed.status.success() {
-        return Err(format!(
-            "npm install failed: {}",
-            String::from_utf8_lossy(&installed.stderr).trim()
-        ));
-    }
-    native_binary(&prefix).ok_or_else(|| {
-        format!(
-            "no Claude Code {CLIENT_VERSION} binary for this platform under {}",
-            prefix.display()
-        )
-    })
-}
-
-/// The platform package's binary (`@anthropic-ai/claude-code-<platform>/claude`), which the
-/// wrapper package would copy into place in a postinstall script that npm may not run.
-fn native_binary(prefix: &Path) -> Option<PathBuf> {
-    let scope = prefix.join("node_modules/@anthropic-ai");
-    let mut candidates: Vec<PathBuf> = fs_err::read_dir(&scope)
-        .ok()?
-        .flatten()
-        .filter(|entry| {
-            entry
-                .file_name()
-                .to_string_lossy()
-                .starts_with("claude-code-")
-        })
-        .map(|entry| entry.path().join("claude"))
-        .collect();
-    candidates.push(scope.join("claude-code/bin/claude.exe"));
-    candidates.into_iter().find(|path| is_client(path))
-}
-
-fn is_client(path: &Path) -> bool {
-    StdCommand::new(path)
-        .arg("--version")
-        .output()
-        .is_ok_and(|out| {
-            out.status.success() && String::from_utf8_lossy(&out.stdout).contains(CLIENT_VERSION)
-        })
 }
 
 /// A measurement, not a check (`cargo test --test it request_sizes -- --ignored --nocapture`):

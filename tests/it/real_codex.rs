@@ -4,33 +4,39 @@
 //! when the client cannot be installed; `.ci/run` installs it, names it in
 //! `CARRYOVER_E2E_CODEX` and sets `CARRYOVER_E2E_REQUIRED=1`, which turns a skip into a failure.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command as StdCommand, Stdio};
+use std::process::Stdio;
 
+use crate::npm_client::{NpmClient, entries_starting};
 use crate::responses_standin::ResponsesStandIn;
-use crate::support::Hermetic;
+use crate::support::{Hermetic, git_in as git, handoff_files};
 
 /// The client version the fixtures (`tests/fixtures/codex-0.169.0`) were captured with.
 const CLIENT_VERSION: &str = "0.169.0";
 
-/// The client, or `None` after saying loudly why the test is skipped (a failure when
-/// `CARRYOVER_E2E_REQUIRED` is set).
+/// Codex CLI: the platform package's binary (`@openai/codex-<platform>/vendor/<triple>/bin/codex`),
+/// else the package's launcher (which needs node).
+const CLIENT: NpmClient = NpmClient {
+    name: "Codex CLI",
+    variable: "CARRYOVER_E2E_CODEX",
+    package: "@openai/codex",
+    version: CLIENT_VERSION,
+    directory: "codex-e2e",
+    candidates: |prefix| {
+        let mut candidates: Vec<PathBuf> =
+            entries_starting(&prefix.join("node_modules/@openai"), "codex-")
+                .into_iter()
+                .flat_map(|package| entries_starting(&package.join("vendor"), ""))
+                .map(|triple| triple.join("bin/codex"))
+                .collect();
+        candidates.push(prefix.join("node_modules/.bin/codex"));
+        candidates
+    },
+    via_node: false,
+};
+
 fn client_or_skip() -> Option<PathBuf> {
-    match codex_client() {
-        Ok(client) => Some(client),
-        Err(why) if std::env::var_os("CARRYOVER_E2E_REQUIRED").is_some() => {
-            panic!("the real Codex CLI test is required here but cannot run: {why}")
-        }
-        Err(why) => {
-            // Written past the test harness's capture, so a skip is never silent.
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "\n*** SKIPPED the real Codex CLI end-to-end test: {why} ***\n"
-            );
-            None
-        }
-    }
+    CLIENT.or_skip()
 }
 
 /// A temp `CODEX_HOME` whose `config.toml` sends every request to `model`: a custom provider
@@ -184,99 +190,4 @@ fn the_real_codex_cli_receives_identity_learnings_recall_and_the_previous_handof
         sent.contains("Cap the retry budget at four attempts"),
         "{sent}"
     );
-}
-
-/// Every `handoff.md` under the projects' tree.
-fn handoff_files(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_owned()];
-    while let Some(dir) = pending.pop() {
-        for entry in fs_err::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.file_name().is_some_and(|n| n == "handoff.md") {
-                found.push(path);
-            }
-        }
-    }
-    found
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = StdCommand::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .status()
-        .unwrap();
-    assert!(status.success(), "git {args:?}");
-}
-
-/// The Codex CLI executable: `CARRYOVER_E2E_CODEX`, else installed once from the npm registry
-/// into `target/codex-e2e-<version>` (the package ships a native binary per platform).
-fn codex_client() -> Result<PathBuf, String> {
-    if let Some(path) = std::env::var_os("CARRYOVER_E2E_CODEX") {
-        let path = PathBuf::from(path);
-        return is_client(&path)
-            .then_some(path.clone())
-            .ok_or_else(|| format!("{} is not Codex CLI {CLIENT_VERSION}", path.display()));
-    }
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("the target directory");
-    let prefix = target.join(format!("codex-e2e-{CLIENT_VERSION}"));
-    if let Some(found) = native_binary(&prefix) {
-        return Ok(found);
-    }
-    let installed = StdCommand::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--prefix"])
-        .arg(&prefix)
-        .arg(format!("@openai/codex@{CLIENT_VERSION}"))
-        .output()
-        .map_err(|error| format!("npm is not available ({error})"))?;
-    if !installed.status.success() {
-        return Err(format!(
-            "npm install failed: {}",
-            String::from_utf8_lossy(&installed.stderr).trim()
-        ));
-    }
-    native_binary(&prefix).ok_or_else(|| {
-        format!(
-            "no Codex CLI {CLIENT_VERSION} binary for this platform under {}",
-            prefix.display()
-        )
-    })
-}
-
-/// The platform package's binary (`@openai/codex-<platform>/vendor/<triple>/bin/codex`), else
-/// the package's launcher (which needs node).
-fn native_binary(prefix: &Path) -> Option<PathBuf> {
-    let scope = prefix.join("node_modules/@openai");
-    let mut candidates: Vec<PathBuf> = fs_err::read_dir(&scope)
-        .ok()?
-        .flatten()
-        .filter(|entry| entry.file_name().to_string_lossy().starts_with("codex-"))
-        .flat_map(|entry| {
-            fs_err::read_dir(entry.path().join("vendor"))
-                .into_iter()
-                .flatten()
-        })
-        .flatten()
-        .map(|triple| triple.path().join("bin/codex"))
-        .collect();
-    candidates.push(prefix.join("node_modules/.bin/codex"));
-    candidates.into_iter().find(|path| is_client(path))
-}
-
-fn is_client(path: &Path) -> bool {
-    StdCommand::new(path)
-        .arg("--version")
-        .output()
-        .is_ok_and(|out| {
-            out.status.success() && String::from_utf8_lossy(&out.stdout).contains(CLIENT_VERSION)
-        })
 }

@@ -4,33 +4,29 @@
 //! cannot be installed; `.ci/run` installs it, names it in `CARRYOVER_E2E_GEMINI` and sets
 //! `CARRYOVER_E2E_REQUIRED=1`, which turns a skip into a failure.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command as StdCommand, Stdio};
+use std::process::Stdio;
 
 use crate::gemini_standin::GeminiStandIn;
-use crate::support::Hermetic;
+use crate::npm_client::NpmClient;
+use crate::support::{Hermetic, files_named, git_in as git, handoff_files};
 
 /// The client version the fixtures (`tests/fixtures/gemini-cli-0.61.0`) were captured with.
 const CLIENT_VERSION: &str = "0.61.0";
 
-/// The client's entry script (run with `node` from `PATH`), or `None` after saying loudly why
-/// the test is skipped (a failure when `CARRYOVER_E2E_REQUIRED` is set).
+/// Gemini CLI: a Node bundle, run with `node` from `PATH`.
+const CLIENT: NpmClient = NpmClient {
+    name: "Gemini CLI",
+    variable: "CARRYOVER_E2E_GEMINI",
+    package: "@google/gemini-cli",
+    version: CLIENT_VERSION,
+    directory: "gemini-e2e",
+    candidates: |prefix| vec![prefix.join("node_modules/@google/gemini-cli/bundle/gemini.js")],
+    via_node: true,
+};
+
 fn client_or_skip() -> Option<PathBuf> {
-    match gemini_client() {
-        Ok(client) => Some(client),
-        Err(why) if std::env::var_os("CARRYOVER_E2E_REQUIRED").is_some() => {
-            panic!("the real Gemini CLI test is required here but cannot run: {why}")
-        }
-        Err(why) => {
-            // Written past the test harness's capture, so a skip is never silent.
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "\n*** SKIPPED the real Gemini CLI end-to-end test: {why} ***\n"
-            );
-            None
-        }
-    }
+    CLIENT.or_skip()
 }
 
 /// `~/.gemini/settings.json` before carryover's hooks join it: an API key's authentication
@@ -154,84 +150,4 @@ fn the_real_gemini_cli_receives_identity_learnings_recall_and_the_previous_hando
         name.contains("checkpoint")
     });
     assert!(checkpoints.is_empty(), "{checkpoints:?}");
-}
-
-/// Every `handoff.md` under the projects' tree.
-fn handoff_files(dir: &Path) -> Vec<PathBuf> {
-    files_named(dir, |name| name == "handoff.md")
-}
-
-fn files_named(dir: &Path, wanted: impl Fn(&str) -> bool) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_owned()];
-    while let Some(dir) = pending.pop() {
-        for entry in fs_err::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path
-                .file_name()
-                .is_some_and(|n| wanted(&n.to_string_lossy()))
-            {
-                found.push(path);
-            }
-        }
-    }
-    found
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = StdCommand::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .status()
-        .unwrap();
-    assert!(status.success(), "git {args:?}");
-}
-
-/// The Gemini CLI's entry script: `CARRYOVER_E2E_GEMINI`, else installed once from the npm
-/// registry into `target/gemini-e2e-<version>`.
-fn gemini_client() -> Result<PathBuf, String> {
-    if let Some(path) = std::env::var_os("CARRYOVER_E2E_GEMINI") {
-        let path = PathBuf::from(path);
-        return is_client(&path)
-            .then_some(path.clone())
-            .ok_or_else(|| format!("{} is not Gemini CLI {CLIENT_VERSION}", path.display()));
-    }
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("the target directory");
-    let prefix = target.join(format!("gemini-e2e-{CLIENT_VERSION}"));
-    let script = prefix.join("node_modules/@google/gemini-cli/bundle/gemini.js");
-    if is_client(&script) {
-        return Ok(script);
-    }
-    let installed = StdCommand::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--prefix"])
-        .arg(&prefix)
-        .arg(format!("@google/gemini-cli@{CLIENT_VERSION}"))
-        .output()
-        .map_err(|error| format!("npm is not available ({error})"))?;
-    if !installed.status.success() {
-        return Err(format!(
-            "npm install failed: {}",
-            String::from_utf8_lossy(&installed.stderr).trim()
-        ));
-    }
-    is_client(&script)
-        .then_some(script)
-        .ok_or_else(|| format!("no Gemini CLI {CLIENT_VERSION} under {}", prefix.display()))
-}
-
-fn is_client(script: &Path) -> bool {
-    StdCommand::new("node")
-        .arg(script)
-        .arg("--version")
-        .output()
-        .is_ok_and(|out| {
-            out.status.success() && String::from_utf8_lossy(&out.stdout).contains(CLIENT_VERSION)
-        })
 }

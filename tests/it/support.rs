@@ -370,3 +370,43 @@ pub fn slug(path: &Path) -> String {
     use carryover::domain::project::{Project, SlugStyle};
     Project::at(path).slug(SlugStyle::Path).as_str().to_owned()
 }
+
+/// Runs `git ARGS` in `dir` (a test's project, not the data home) as a test user, with no
+/// global or system configuration; panics when it fails.
+pub fn git_in(dir: &Path, args: &[&str]) {
+    let status = StdCommand::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
+        .args(args)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+/// Every file under `dir` whose name `wanted` accepts.
+pub fn files_named(dir: &Path, wanted: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_owned()];
+    while let Some(dir) = pending.pop() {
+        for entry in fs_err::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path
+                .file_name()
+                .is_some_and(|n| wanted(&n.to_string_lossy()))
+            {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
+/// Every `handoff.md` under `dir`.
+pub fn handoff_files(dir: &Path) -> Vec<PathBuf> {
+    files_named(dir, |name| name == "handoff.md")
+}
