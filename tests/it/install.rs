@@ -6,7 +6,7 @@ use std::process::{Command as StdCommand, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::support::{Hermetic, fixture};
+use crate::support::{Hermetic, fixture, git_in as git};
 
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&fs_err::read_to_string(path).unwrap()).unwrap()
@@ -92,28 +92,6 @@ fn install_merges_into_user_settings_keeps_the_rest_and_is_idempotent() {
         backups(settings.parent().unwrap()).is_empty(),
         "the file is the original again, so its backup goes"
     );
-}
-
-/// `git <args>` in `dir`, isolated from the machine's git configuration.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let output = StdCommand::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
 }
 
 /// A committed project repository with a README.

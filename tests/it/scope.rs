@@ -2,9 +2,8 @@
 //! everywhere, worktrees and moved clones keep their memory, pinned ones open the section.
 
 use std::path::{Path, PathBuf};
-use std::process::Command as StdCommand;
 
-use crate::support::Hermetic;
+use crate::support::{Hermetic, git_in as git};
 
 /// A git repository `name` in the home, with an `origin` remote when given.
 fn repository(env: &Hermetic, name: &str, origin: Option<&str>) -> PathBuf {
@@ -15,26 +14,6 @@ fn repository(env: &Hermetic, name: &str, origin: Option<&str>) -> PathBuf {
         git(&dir, &["remote", "add", "origin", url]);
     }
     dir
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let output = StdCommand::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
 }
 
 fn learn(env: &Hermetic, dir: &Path, args: &[&str]) {

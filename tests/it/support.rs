@@ -372,18 +372,27 @@ pub fn slug(path: &Path) -> String {
 }
 
 /// Runs `git ARGS` in `dir` (a test's project, not the data home) as a test user, with no
-/// global or system configuration; panics when it fails.
-pub fn git_in(dir: &Path, args: &[&str]) {
-    let status = StdCommand::new("git")
+/// global or system configuration; returns its stdout, and panics with its stderr when it
+/// fails.
+pub fn git_in(dir: &Path, args: &[&str]) -> String {
+    let output = StdCommand::new("git")
         .arg("-C")
         .arg(dir)
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
         .args(args)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
-        .status()
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .output()
         .unwrap();
-    assert!(status.success(), "git {args:?}");
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
 }
 
 /// Every file under `dir` whose name `wanted` accepts.
