@@ -398,6 +398,25 @@ mod tests {
         LearningProposals::new(embedder, empty_index(), counting_ids(), fixed_clock())
     }
 
+    /// An embedder that puts the texts `same` accepts at one point and all others at another.
+    fn embedder_matching(same: impl Fn(&str) -> bool + Send + 'static) -> MockEmbedder {
+        let mut embedder = MockEmbedder::new();
+        embedder.expect_model_id().returning(|| "m".into());
+        embedder.expect_embed().returning(move |texts| {
+            Ok(texts
+                .iter()
+                .map(|t| {
+                    if same(t) {
+                        vec![1.0, 0.0]
+                    } else {
+                        vec![0.0, 1.0]
+                    }
+                })
+                .collect())
+        });
+        embedder
+    }
+
     fn messages(texts: &[&str]) -> Vec<String> {
         texts.iter().map(|t| (*t).to_owned()).collect()
     }
@@ -478,20 +497,7 @@ mod tests {
         // An embedder that finds "early returns" texts identical to the seed's first insight.
         let insight = seed.learned.insights[0].id.clone();
         let insight_text = seed.learned.insights[0].content.clone();
-        let mut embedder = MockEmbedder::new();
-        embedder.expect_model_id().returning(|| "m".into());
-        embedder.expect_embed().returning(move |texts| {
-            Ok(texts
-                .iter()
-                .map(|t| {
-                    if t.contains("early returns") || *t == insight_text {
-                        vec![1.0, 0.0]
-                    } else {
-                        vec![0.0, 1.0]
-                    }
-                })
-                .collect())
-        });
+        let embedder = embedder_matching(move |t| t.contains("early returns") || t == insight_text);
         let found = pollster::block_on(service(embedder).extract(
             &messages(&[
                 "Never commit directly to main in this repo!",
@@ -621,20 +627,7 @@ mod tests {
         let seed = seed();
         let insight = seed.learned.insights[0].id.clone();
         let insight_text = seed.learned.insights[0].content.clone();
-        let mut embedder = MockEmbedder::new();
-        embedder.expect_model_id().returning(|| "m".into());
-        embedder.expect_embed().returning(move |texts| {
-            Ok(texts
-                .iter()
-                .map(|t| {
-                    if t.starts_with("Restated") || *t == insight_text {
-                        vec![1.0, 0.0]
-                    } else {
-                        vec![0.0, 1.0]
-                    }
-                })
-                .collect())
-        });
+        let embedder = embedder_matching(move |t| t.starts_with("Restated") || t == insight_text);
         let found = pollster::block_on(service(embedder).from_memories(
             &[memory(LearningKind::Insight, "Restated insight", false)],
             &seed,
