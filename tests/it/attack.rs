@@ -75,7 +75,9 @@ fn an_open_stdin_does_not_hold_up_a_hook() {
     );
     let (_, context) = envelope(&stdout);
     assert!(context.contains("Identity: Juno"), "{context}");
-    assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
+    // Waiting for the pipe to close would cost the 2 s stdin deadline; the margin below it is
+    // for a loaded machine.
+    assert!(elapsed < Duration::from_millis(1_500), "{elapsed:?}");
 }
 
 #[test]
@@ -152,7 +154,8 @@ fn fifos_and_devices_in_git_or_as_a_transcript_never_hang_a_hook() {
         Duration::from_secs(5),
     );
     assert!(envelope(&stdout).1.contains("Identity: Juno"));
-    assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
+    // A hang is what this guards against; the 5 s above ends one.
+    assert!(elapsed < Duration::from_secs(4), "{elapsed:?}");
     for (event, transcript) in [
         ("pre-compact", transcript.clone()),
         ("session-end", transcript.clone()),
@@ -167,7 +170,7 @@ fn fifos_and_devices_in_git_or_as_a_transcript_never_hang_a_hook() {
             Duration::from_secs(5),
         );
         assert!(stdout.is_empty());
-        assert!(elapsed < Duration::from_secs(2), "{event}: {elapsed:?}");
+        assert!(elapsed < Duration::from_secs(4), "{event}: {elapsed:?}");
     }
 }
 

@@ -48,7 +48,7 @@ pub enum IgnoredReason {
 }
 
 impl IgnoredReason {
-    /// The reason as a stable, lower-case label, for `--json` and for people.
+    /// The reason in a few words, for `--json` and for people.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::PastedMessage => "pasted message (not read)",
