@@ -442,6 +442,12 @@ impl App {
         BinaryEmbeddingIndex::new(self.data_home.root())
     }
 
+    /// The built-in model, whatever `[embedder]` says: for checks whose thresholds were
+    /// measured on it (a near-duplicate `learn`).
+    pub fn builtin_embedder(&self) -> BuiltinEmbedder {
+        BuiltinEmbedder::compiled()
+    }
+
     /// The embedder `[embedder]` chose (the built-in model by default).
     pub fn embedder(&self) -> ConfiguredEmbedder {
         let settings = &self.config.embedder;

@@ -5,7 +5,6 @@ use serde_json::json;
 use crate::application::{Learn, LearnOptions};
 use crate::domain::scope::{EVERY_PROJECT, scope_label, scope_project};
 use crate::domain::seed::LearningKind;
-use crate::infrastructure::BuiltinEmbedder;
 use crate::interface::cli::{KindArg, LearnArgs};
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
@@ -35,7 +34,7 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
     // The built-in model whatever `[embedder]` says: the threshold is measured on it, and a
     // warning is not worth sending every learning to an HTTP embedder.
     let near = pollster::block_on(service.near(
-        &BuiltinEmbedder::compiled(),
+        &app.builtin_embedder(),
         &text,
         app.proposal_settings().duplicate_similarity,
     ))
