@@ -22,6 +22,8 @@ const MAX_TURN_REPLY: usize = 320;
 const MAX_TODOS_SHOWN: usize = 30;
 const MAX_COMMITS_SHOWN: usize = 5;
 const MAX_DECISIONS: usize = 6;
+/// Answers among the decisions: a stated choice says more than a reply to a question.
+const MAX_ANSWERS: usize = 2;
 const MAX_FILES_GROUPED: usize = 12;
 
 /// Where the handoff is for and what came before it.
@@ -203,22 +205,34 @@ fn accomplished(digest: &SessionDigest, completed: Vec<String>) -> Vec<String> {
     done
 }
 
-/// The user's choices (newest first), decision files written, a compaction's decisions.
+/// Decision files written, the choices the user stated and their answers to the assistant's
+/// questions (newest first), a compaction's decisions.
 fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec<String> {
     let files = digest
         .files_newest_first()
         .into_iter()
         .filter(|file| is_decision_file(&file.path))
         .map(|file| format!("Recorded in {}", relative_path(&file.path, root)));
+    let answers = digest.answers.iter().rev().map(|answer| {
+        clip(
+            &format!("Asked “{}” — the user: {}", answer.question, answer.answer),
+            MAX_ITEM,
+        )
+    });
     let choices = digest
         .user_requests
         .iter()
         .rev()
         .filter(|request| is_user_choice(request))
+        .filter(|request| {
+            let request = request.split_whitespace().collect::<Vec<_>>().join(" ");
+            !digest.answers.iter().any(|answer| answer.answer == request)
+        })
         .map(|request| format!("The user: {}", clip(request, MAX_ITEM)));
     let summary = from_summary.iter().map(|line| clip(line, MAX_ITEM));
     files
         .chain(choices)
+        .chain(answers.take(MAX_ANSWERS))
         .chain(summary)
         .take(MAX_DECISIONS)
         .collect()

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use super::answer::{Answer, answered_question};
+
 /// At most this many changed files are kept (the handoff format's limit).
 pub const MAX_FILES_CHANGED: usize = 20;
 
@@ -14,6 +16,8 @@ const LAST_REQUESTS: usize = 2_000;
 pub const MAX_TODOS: usize = 200;
 /// Replies that closed earlier turns, kept.
 pub const TURN_REPLIES_KEPT: usize = 8;
+/// Answers to the assistant's questions kept, the newest.
+pub const ANSWERS_KEPT: usize = 12;
 /// Files tracked at most: a session that rewrites a whole tree must stay cheap.
 const MAX_FILES_TRACKED: usize = 2_000;
 /// Agent memory files kept of one session: far more than a session saves.
@@ -35,6 +39,9 @@ pub struct SessionDigest {
     pub last_assistant_message: Option<String>,
     /// The replies that closed the turns before the last one, oldest first (the last few).
     pub turn_replies: Vec<String>,
+    /// The user's short answers to the questions that closed the assistant's replies, oldest
+    /// first (the last [`ANSWERS_KEPT`]): the choices made in conversation.
+    pub answers: Vec<Answer>,
     /// The session's title, as the client named it (custom title, then its own summary).
     pub title: Option<String>,
     /// Commits the session made, oldest first.
@@ -120,6 +127,12 @@ impl SessionDigest {
         if self.ending == Ending::Replied
             && let Some(reply) = &self.last_assistant_message
         {
+            if let Some(answer) = answered_question(reply, &request) {
+                self.answers.push(answer);
+                if self.answers.len() > 2 * ANSWERS_KEPT {
+                    self.answers.drain(..ANSWERS_KEPT);
+                }
+            }
             self.turn_replies.push(reply.clone());
             if self.turn_replies.len() > 2 * TURN_REPLIES_KEPT {
                 self.turn_replies.drain(..TURN_REPLIES_KEPT);
@@ -137,6 +150,8 @@ impl SessionDigest {
 
     /// The requests as kept once the session is read: the first few and the last ones.
     pub fn trim_requests(&mut self) {
+        let extra = self.answers.len().saturating_sub(ANSWERS_KEPT);
+        self.answers.drain(..extra);
         let extra = self.turn_replies.len().saturating_sub(TURN_REPLIES_KEPT);
         self.turn_replies.drain(..extra);
         if self.user_requests.len() > FIRST_REQUESTS + LAST_REQUESTS {
@@ -233,6 +248,14 @@ impl SessionDigest {
                 .collect(),
             last_assistant_message: self.last_assistant_message.as_ref().map(clean),
             turn_replies: self.turn_replies.iter().map(clean).collect(),
+            answers: self
+                .answers
+                .iter()
+                .map(|answer| Answer {
+                    question: clean(&answer.question),
+                    answer: clean(&answer.answer),
+                })
+                .collect(),
             title: self.title.as_ref().map(clean),
             commits: self
                 .commits

@@ -1,11 +1,13 @@
 //! What carryover reads from an agent's transcript, independent of the transcript's format.
 
+mod answer;
 mod command_output;
 mod digest;
 mod injection;
 mod request;
 mod usage;
 
+pub use answer::{Answer, answered_question};
 pub use command_output::{
     check_summary, find_links, is_check_command, is_read_only_command, parse_commit, parse_push,
 };

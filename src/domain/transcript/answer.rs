@@ -1,0 +1,250 @@
+//! The user's short answer to a question the assistant ended its reply with: how choices are
+//! made in real sessions ("What should auto-commit record?" → "do nothing"), in any language,
+//! without the marker phrases of a stated choice.
+
+/// A question the assistant asked and what the user answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// The assistant's question, one sentence.
+    pub question: String,
+    /// The user's reply, as typed.
+    pub answer: String,
+}
+
+/// Replies longer than this are new requests or specifications, not an answer.
+const MAX_ANSWER_CHARS: usize = 160;
+/// Questions longer than this are cut from their start (the question itself is at the end).
+const MAX_QUESTION_CHARS: usize = 200;
+
+/// Words that only approve or wave on ("yes", "ok, go ahead"): they answer "Shall I…?", which
+/// records no choice the next session needs.
+const APPROVALS: [&str; 28] = [
+    "yes",
+    "y",
+    "yep",
+    "yeah",
+    "ok",
+    "okay",
+    "sure",
+    "go",
+    "go ahead",
+    "do it",
+    "please",
+    "continue",
+    "proceed",
+    "sounds good",
+    "lgtm",
+    "great",
+    "perfect",
+    "thanks",
+    "thank you",
+    "はい",
+    "お願いします",
+    "うん",
+    "好的",
+    "好",
+    "可以",
+    "ja",
+    "bitte",
+    "네",
+];
+
+/// The answer in `request` to the question that closes `reply`, if it is one: the reply's last
+/// paragraph asks something, and the request is short, not a command and more than a bare
+/// approval.
+pub fn answered_question(reply: &str, request: &str) -> Option<Answer> {
+    let answer = request.trim();
+    if answer.is_empty()
+        || answer.starts_with('/')
+        || answer.chars().count() > MAX_ANSWER_CHARS
+        || is_bare_approval(answer)
+        || is_new_request(answer)
+    {
+        return None;
+    }
+    let question = closing_question(reply).filter(|question| !is_offer(question))?;
+    Some(Answer {
+        question,
+        answer: answer.split_whitespace().collect::<Vec<_>>().join(" "),
+    })
+}
+
+/// The last sentence with a question mark in the reply's last paragraph.
+fn closing_question(reply: &str) -> Option<String> {
+    let last = reply
+        .trim_end()
+        .rsplit("\n\n")
+        .find(|paragraph| !paragraph.trim().is_empty())?;
+    let end = last.rfind(['?', '？'])?;
+    let upto = &last[..end + last[end..].chars().next()?.len_utf8()];
+    let start = sentence_start(&upto[..end]);
+    let sentence = upto[start..]
+        .trim()
+        .trim_start_matches(['*', '-', '#', ' ', '>'])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let count = sentence.chars().count();
+    match count {
+        0..=3 => None,
+        _ if count > MAX_QUESTION_CHARS => Some(format!(
+            "…{}",
+            sentence
+                .chars()
+                .skip(count - MAX_QUESTION_CHARS + 1)
+                .collect::<String>()
+        )),
+        _ => Some(sentence),
+    }
+}
+
+/// Where the sentence that ends the text starts: after the last sentence mark followed by
+/// white space (a file name's dot is no end), a CJK sentence mark or a line break.
+fn sentence_start(text: &str) -> usize {
+    let mut start = 0;
+    let mut previous: Option<(usize, char)> = None;
+    for (at, c) in text.char_indices() {
+        if let Some((before, mark)) = previous {
+            let ends = matches!(mark, '。' | '！' | '？' | '\n')
+                || (matches!(mark, '.' | '!' | '?') && c.is_whitespace());
+            if ends {
+                start = before + mark.len_utf8();
+            }
+        }
+        previous = Some((at, c));
+    }
+    if let Some((before, mark @ ('\n' | '。' | '！' | '？'))) = previous {
+        start = before + mark.len_utf8();
+    }
+    start
+}
+
+/// Whether the reply asks or requests something new rather than answering: a question, or a
+/// request that opens with "can you" and the like.
+fn is_new_request(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    text.contains(['?', '？'])
+        || REQUEST_OPENINGS
+            .iter()
+            .any(|opening| lower.starts_with(opening))
+}
+
+/// Whether the question offers to act ("Want me to…?", "Shall I…?"): its answer approves or
+/// redirects the work, a request rather than a choice between options.
+fn is_offer(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    OFFERS.iter().any(|offer| lower.starts_with(offer))
+}
+
+/// Openings of an offer to act.
+const OFFERS: [&str; 12] = [
+    "want me",
+    "shall i",
+    "should i",
+    "do you want me",
+    "would you like me",
+    "want to",
+    "ready to",
+    "can you",
+    "could you",
+    "do you want to",
+    "would you like to",
+    "need me",
+];
+
+/// Openings of a new request or question typed without a question mark.
+const REQUEST_OPENINGS: [&str; 12] = [
+    "can you",
+    "could you",
+    "can we",
+    "what",
+    "why",
+    "how",
+    "is ",
+    "does ",
+    "do you",
+    "ok so",
+    "i want you",
+    "please check",
+];
+
+/// Whether the text only approves: every word an approval, once punctuation is set aside.
+fn is_bare_approval(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words = lower
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .split([',', '.', '!', '、', '，'])
+        .map(|part| {
+            part.trim_matches(|c: char| !c.is_alphanumeric() && c != ' ')
+                .trim()
+        })
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>();
+    !words.is_empty() && words.iter().all(|part| APPROVALS.contains(part))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    const ASKS: &str =
+        "I fixed the parser.\n\nShould auto-commit get attribution too, or nothing at all?";
+
+    #[rstest]
+    #[case::a_choice(
+        ASKS,
+        "do nothing",
+        Some("Should auto-commit get attribution too, or nothing at all?")
+    )]
+    #[case::an_answer_in_japanese(
+        "確認しました。\n\nダウンロード数も追加しますか？",
+        "一旦いいか",
+        Some("ダウンロード数も追加しますか？")
+    )]
+    #[case::the_question_sentence_only(
+        "Done. The gist is created. Should gists be public or unlisted?",
+        "unlisted only for the MVP",
+        Some("Should gists be public or unlisted?")
+    )]
+    #[case::an_offer_to_act("Done.\n\nWant me to push and open a PR?", "only push", None)]
+    #[case::a_bare_approval(ASKS, "yes", None)]
+    #[case::an_approval_with_punctuation(ASKS, "ok, go ahead!", None)]
+    #[case::a_slash_command(ASKS, "/commit", None)]
+    #[case::no_question("I fixed the parser.\n\nAll tests pass.", "now the lexer", None)]
+    #[case::a_file_name_is_no_sentence_end(
+        "Done.\n\nName it `session.jsonl`?",
+        "the second file",
+        Some("Name it `session.jsonl`?")
+    )]
+    #[case::a_new_question(
+        "Done.\n\nWant me to fix this?",
+        "does the back end have the email",
+        None
+    )]
+    #[case::a_new_request(ASKS, "can you summarise the issues", None)]
+    #[case::a_question_earlier_than_the_last_paragraph(
+        "Should I go on?\n\nDone.",
+        "the lexer",
+        None
+    )]
+    fn finds_answers(#[case] reply: &str, #[case] request: &str, #[case] question: Option<&str>) {
+        assert_eq!(
+            answered_question(reply, request).map(|found| found.question),
+            question.map(str::to_owned)
+        );
+    }
+
+    #[test]
+    fn a_long_request_is_no_answer() {
+        assert_eq!(answered_question(ASKS, &"spec ".repeat(40)), None);
+    }
+
+    #[test]
+    fn a_long_question_keeps_its_end() {
+        let reply = format!("Which {} do you want?", "very ".repeat(60));
+        let found = answered_question(&reply, "the second").unwrap();
+        assert!(found.question.ends_with("do you want?"));
+        assert_eq!(found.question.chars().count(), MAX_QUESTION_CHARS);
+    }
+}
