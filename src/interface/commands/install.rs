@@ -77,6 +77,8 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
         InstallAgent::Claude => AgentKind::Claude,
         InstallAgent::Codex => AgentKind::Codex,
         InstallAgent::Gemini => AgentKind::Gemini,
+        InstallAgent::Copilot => AgentKind::Copilot,
+        InstallAgent::Cursor => AgentKind::Cursor,
     };
     let scope = match args.scope {
         Scope::User => InstallScope::User,

@@ -27,8 +27,10 @@ use std::time::Duration;
 
 pub use framing::{ValueFramer, salvage_fields};
 
+use super::cli::Agent;
 use super::composition::App;
 use super::environment::Environment;
+use crate::domain::session_id::SessionId;
 
 /// The most a hook reads from stdin; real payloads are well under 1 KiB, a pasted prompt a few
 /// tens. A longer payload keeps the fields that arrived whole (`salvage_fields`).
@@ -142,6 +144,17 @@ fn report(app: Option<&App>, event: &str, messages: &[String]) {
     if !all.is_empty() {
         app.log(event, &all);
     }
+}
+
+/// The session's transcript: the payload's, else, for Copilot CLI (whose sessionStart and
+/// sessionEnd payloads name none), `$COPILOT_HOME/session-state/<session id>/events.jsonl`
+/// when the id is safe as a path component.
+fn transcript_of(app: &App, agent: Agent, input: &HookInput) -> Option<std::path::PathBuf> {
+    if input.transcript_path.is_some() || agent != Agent::Copilot {
+        return input.transcript_path.clone();
+    }
+    let session = SessionId::parse(input.session_id.as_deref()?).ok()?;
+    Some(app.env.agent_homes()?.copilot_transcript(&session))
 }
 
 /// Runs a hook that prints nothing: reads the payload, builds the app leniently, hands both to

@@ -12,6 +12,7 @@ use crate::interface::environment::Environment;
 
 use super::{
     HookInput, answer, read_stdin, report, session_start_payload, start_watchdog, stderr_line,
+    transcript_of,
 };
 
 const EVENT: &str = "session-start";
@@ -48,7 +49,7 @@ fn compose(args: &SessionStartArgs, env: Environment) -> String {
         session_id: input.session_id.clone(),
         source: input.source.as_deref().and_then(StartSource::parse),
         cwd: app.cwd(input.cwd.as_deref()),
-        transcript: input.transcript_path.clone(),
+        transcript: transcript_of(&app, args.agent, &input),
         payload_model: input.model.clone(),
         mode: app.mode(None),
         consume: true,
