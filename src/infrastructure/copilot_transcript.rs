@@ -5,8 +5,9 @@
 //! read leniently like the other agents' transcripts: a row that does not parse, or has fields
 //! of unexpected types, is skipped. The digest is built by the same builder (ADR 0022).
 
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -52,6 +53,50 @@ pub fn is_copilot_events(path: &Path) -> bool {
     ]
     .iter()
     .any(|needle| memchr::memmem::find(first, needle).is_some())
+}
+
+/// How much of the file's end [`await_hook_row`] reads: the hook's own `hook.start` is among
+/// the last rows.
+const SETTLE_TAIL_BYTES: u64 = 64 * 1024;
+
+/// How often [`await_hook_row`] looks again.
+const SETTLE_POLL: Duration = Duration::from_millis(20);
+
+/// Waits, at most `limit`, until `path` holds the `hook.start` of the hook now running (its
+/// `input.timestamp` is the payload's `timestamp`, epoch milliseconds). Copilot CLI 1.0.102
+/// writes `events.jsonl` behind a timer (the row showed up some 100 ms after the hook began,
+/// and in a short `-p` run the file did not exist yet), so a hook that read it at once would
+/// miss the turn it is about; rows are written in order, so once its own row is there, every
+/// earlier one is. Returns whether it appeared.
+pub fn await_hook_row(path: &Path, timestamp_ms: u64, limit: Duration) -> bool {
+    let needle = format!("\"timestamp\":{timestamp_ms}");
+    let spaced = format!("\"timestamp\": {timestamp_ms}");
+    let finders = [
+        memchr::memmem::Finder::new(needle.as_bytes()),
+        memchr::memmem::Finder::new(spaced.as_bytes()),
+    ];
+    let started = Instant::now();
+    loop {
+        if let Some(tail) = read_tail(path, SETTLE_TAIL_BYTES)
+            && finders.iter().any(|f| f.find(&tail).is_some())
+        {
+            return true;
+        }
+        if started.elapsed() >= limit {
+            return false;
+        }
+        std::thread::sleep(SETTLE_POLL);
+    }
+}
+
+fn read_tail(path: &Path, bytes: u64) -> Option<Vec<u8>> {
+    let mut file = super::open_regular(path).ok()?;
+    let length = file.metadata().ok()?.len();
+    file.seek(SeekFrom::Start(length.saturating_sub(bytes)))
+        .ok()?;
+    let mut tail = Vec::new();
+    file.read_to_end(&mut tail).ok()?;
+    Some(tail)
 }
 
 #[derive(Deserialize)]
@@ -471,6 +516,29 @@ mod tests {
             pollster::block_on(CopilotTranscriptReader.digest(file.path(), DigestScope::Whole))
                 .unwrap();
         assert_eq!(digest.work_done, work_done);
+    }
+
+    #[test]
+    fn waits_for_the_hooks_own_row_only_while_it_is_missing() {
+        let file = written(&[row(
+            "hook.start",
+            json!({"hookType": "sessionEnd", "input": {"timestamp": 1_795_459_318_944_u64}}),
+        )]);
+        assert!(await_hook_row(
+            file.path(),
+            1_795_459_318_944,
+            Duration::ZERO
+        ));
+        assert!(!await_hook_row(
+            file.path(),
+            1_795_459_318_945,
+            Duration::ZERO
+        ));
+        assert!(!await_hook_row(
+            Path::new("/nonexistent/events.jsonl"),
+            1,
+            Duration::ZERO
+        ));
     }
 
     #[rstest]

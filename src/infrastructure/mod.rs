@@ -46,7 +46,7 @@ pub use config::{
     ProjectConfig, RetrievalConfig, SlugStyleConfig,
 };
 pub use configured_embedder::ConfiguredEmbedder;
-pub use copilot_transcript::CopilotTranscriptReader;
+pub use copilot_transcript::{CopilotTranscriptReader, await_hook_row};
 pub use data_home::{DataHome, DataHomeError};
 pub use diagnostics_log::DiagnosticsLog;
 pub use file_lock::FileLock;

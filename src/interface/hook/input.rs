@@ -28,6 +28,9 @@ pub struct HookInput {
     pub reason: Option<String>,
     /// What the user typed (`UserPromptSubmit`, Gemini CLI's `BeforeAgent`).
     pub prompt: Option<String>,
+    /// When the client fired the hook, in epoch milliseconds: Copilot CLI's native payloads
+    /// send a number (Claude-style ones an ISO 8601 text, not kept).
+    pub timestamp_ms: Option<u64>,
 }
 
 impl HookInput {
@@ -98,6 +101,7 @@ impl HookInput {
             custom_instructions: text(&["custom_instructions", "customInstructions"]),
             reason: text(&["reason"]),
             prompt: text(&["prompt"]),
+            timestamp_ms: object.get("timestamp").and_then(Value::as_u64),
         };
         (input, warning)
     }
@@ -264,6 +268,10 @@ mod tests {
         assert_eq!(input.trigger.as_deref(), trigger);
         assert_eq!(input.reason.as_deref(), reason);
         assert_eq!(input.transcript_path.is_some(), has_transcript);
+        assert_eq!(
+            input.timestamp_ms.is_some(),
+            !file.starts_with("pascalcase")
+        );
     }
 
     /// Cursor's payloads as its hooks documentation describes them (no real client here).

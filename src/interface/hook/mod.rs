@@ -157,6 +157,31 @@ fn transcript_of(app: &App, agent: Agent, input: &HookInput) -> Option<std::path
     Some(app.env.agent_homes()?.copilot_transcript(&session))
 }
 
+/// The longest a hook waits for Copilot CLI to write its own `hook.start` row: the client
+/// wrote it some 100 ms after starting the hook; a session end without it would miss the turn.
+const COPILOT_EVENTS_WAIT: Duration = Duration::from_millis(1_500);
+
+/// For a Copilot CLI native payload (its `timestamp` is a number) whose transcript is about to
+/// be read: waits until the client has written the events up to this hook (ADR 0022), and
+/// says so in the diagnostics when it did not within [`COPILOT_EVENTS_WAIT`].
+fn settle_copilot_events(
+    app: &App,
+    input: &HookInput,
+    transcript: Option<&std::path::Path>,
+    diagnostics: &mut Vec<String>,
+) {
+    let (Some(timestamp), Some(path)) = (input.timestamp_ms, transcript) else {
+        return;
+    };
+    if !app.await_copilot_events(path, timestamp, COPILOT_EVENTS_WAIT) {
+        diagnostics.push(format!(
+            "{}: Copilot CLI had not written this hook's events after {} ms; read as it was",
+            path.display(),
+            COPILOT_EVENTS_WAIT.as_millis()
+        ));
+    }
+}
+
 /// Runs a hook that prints nothing: reads the payload, builds the app leniently, hands both to
 /// `work` with a list to put diagnostics in, and reports them. A panic is caught and reported.
 /// Always exits 0: the agent's session must go on whatever happens here.
