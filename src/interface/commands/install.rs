@@ -189,6 +189,20 @@ fn report(change: &SettingsChange, agent: AgentKind, installing: bool, applied: 
                     "Codex CLI runs a new or changed hook only once you trust it: open /hooks in codex and trust carryover's (a project's hooks also need the project trusted)."
                 );
             }
+            let in_repository = change
+                .path
+                .components()
+                .any(|part| part.as_os_str() == ".github");
+            if agent == AgentKind::Copilot && in_repository {
+                crate::say!(
+                    "Copilot CLI runs a project's hooks (.github/hooks/) only in a folder you trust: it asks when it first opens the folder interactively; `copilot -p` does not ask."
+                );
+            }
+            if agent == AgentKind::Cursor {
+                crate::say!(
+                    "Cursor's hooks are wired from its documentation; carryover has not been tested against the real client."
+                );
+            }
             crate::say!("They take effect at the next session.");
         }
         (true, false) => crate::say!("carryover's hooks are already wired into {name}: {path}"),
