@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use crate::domain::SettingsError;
 use crate::domain::agent_hooks::{
-    AgentHomes, AgentKind, InstallScope, StatusLineChange, encode_settings, install_hooks,
-    install_status_line, parse_settings, uninstall_hooks, uninstall_status_line,
+    AgentHomes, AgentKind, HookLayout, InstallScope, StatusLineChange, encode_settings,
+    install_hooks, install_status_line, parse_settings, uninstall_hooks, uninstall_status_line,
 };
 #[cfg(test)]
 use crate::domain::ports::SettingsFileState;
@@ -206,8 +206,12 @@ impl<F: SettingsFiles> HookInstaller<F> {
                 }
             }
             HookAction::Uninstall => {
-                change.delete =
-                    backups.is_empty() && next.as_object().is_some_and(|o| o.is_empty());
+                // A flat layout's `version` is carryover's too when it made the file.
+                let flat = matches!(target.agent.layout(), HookLayout::Flat { .. });
+                change.delete = backups.is_empty()
+                    && next
+                        .as_object()
+                        .is_some_and(|o| o.keys().all(|key| flat && key == "version"));
                 for backup in backups {
                     if self.holds_only(&backup, &next).await? {
                         change.stale_backups.push(backup);
@@ -649,6 +653,33 @@ mod tests {
         assert_eq!(change.delete, delete);
         let stale: Vec<PathBuf> = stale.iter().map(PathBuf::from).collect();
         assert_eq!(change.stale_backups, stale);
+    }
+
+    /// Copilot CLI's hooks file is carryover's own: what install made, uninstall deletes,
+    /// `version` and all; a Cursor `hooks.json` of the user's keeps its `version`.
+    #[rstest::rstest]
+    #[case::copilot_file_made_by_install(AgentKind::Copilot, serde_json::json!({}), &[], true)]
+    #[case::cursor_file_of_the_users(
+        AgentKind::Cursor,
+        serde_json::json!({"version": 1}),
+        &[(ORIGINAL, r#"{"version": 1}"#)],
+        false
+    )]
+    fn uninstall_deletes_a_flat_file_it_made(
+        #[case] agent: AgentKind,
+        #[case] before: serde_json::Value,
+        #[case] backups: &'static [(&'static str, &'static str)],
+        #[case] delete: bool,
+    ) {
+        let text = install_hooks(before, agent, Path::new("/opt/carryover")).unwrap();
+        let text: &'static str = Box::leak(text.to_string().into_boxed_str());
+        let installer = HookInstaller::new(files_with_backups(text, backups), fixed_clock());
+        let change = pollster::block_on(
+            installer.plan(&target(agent, InstallScope::User), &HookAction::Uninstall),
+        )
+        .unwrap();
+        assert_eq!(change.delete, delete);
+        assert!(change.after.is_some());
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod claude_transcript;
 mod codex_transcript;
 mod config;
 mod configured_embedder;
+mod copilot_transcript;
 mod data_home;
 mod diagnostics_log;
 mod file_lock;
@@ -45,6 +46,7 @@ pub use config::{
     ProjectConfig, RetrievalConfig, SlugStyleConfig,
 };
 pub use configured_embedder::ConfiguredEmbedder;
+pub use copilot_transcript::{CopilotTranscriptReader, await_hook_row};
 pub use data_home::{DataHome, DataHomeError};
 pub use diagnostics_log::DiagnosticsLog;
 pub use file_lock::FileLock;

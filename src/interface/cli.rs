@@ -104,7 +104,11 @@ PreCompact and SessionEnd in ~/.claude/settings.json (user), .claude/settings.js
 .claude/settings.local.json (local), and the status line (`carryover statusline`) where you \
 have none. Codex CLI: SessionStart, UserPromptSubmit, PreCompact and SessionEnd in hooks.json \
 (trust them with /hooks in codex). \
-Gemini CLI: SessionStart, BeforeAgent, PreCompress and SessionEnd in settings.json. The \
+Gemini CLI: SessionStart, BeforeAgent, PreCompress and SessionEnd in settings.json. \
+Copilot CLI: sessionStart, userPromptSubmitted, preCompact and sessionEnd in \
+~/.copilot/hooks/carryover.json (user) or .github/hooks/carryover.json (project). \
+Cursor (untested in the real client): sessionStart, preCompact and sessionEnd in \
+~/.cursor/hooks.json or .cursor/hooks.json. The \
 original file is kept once as <file>.carryover-backup-<time> (later changes add none); a file \
 that is not valid JSON is never touched. --scope project writes the bare `carryover` command \
 (found on PATH) rather than this machine's path, since the file is committed.\n\n\
@@ -172,6 +176,10 @@ pub enum InstallAgent {
     Codex,
     /// Gemini CLI.
     Gemini,
+    /// GitHub Copilot CLI.
+    Copilot,
+    /// Cursor (from its documentation; untested in the real client).
+    Cursor,
 }
 
 /// Settings scopes.
@@ -535,7 +543,16 @@ pub enum HookCommand {
     #[command(
         after_help = "Example: echo '{\"session_id\":\"s1\",\"transcript_path\":\"/path/to/session.jsonl\",\"cwd\":\"'$PWD'\",\"reason\":\"other\"}' | carryover hook session-end"
     )]
-    SessionEnd,
+    SessionEnd(SessionEndArgs),
+}
+
+/// `hook session-end` options.
+#[derive(Debug, Args)]
+pub struct SessionEndArgs {
+    /// The agent whose session ends: Copilot CLI's payload names no transcript, so carryover
+    /// finds it under `$COPILOT_HOME/session-state/`.
+    #[arg(long, value_enum, default_value_t = Agent::Claude)]
+    pub agent: Agent,
 }
 
 /// `hook session-start` options.
@@ -583,6 +600,10 @@ pub enum Agent {
     Codex,
     /// Gemini CLI: `{"hookSpecificOutput": {"additionalContext": ...}}`.
     Gemini,
+    /// GitHub Copilot CLI: `{"additionalContext": ...}` (it ignores `hookSpecificOutput`).
+    Copilot,
+    /// Cursor: `{"additional_context": ...}`.
+    Cursor,
     /// The bare context text, for scripts and agents without a JSON protocol.
     Plain,
 }

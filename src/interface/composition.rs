@@ -428,6 +428,17 @@ impl App {
         FsTemplateSource::project_path(root)
     }
 
+    /// Waits (at most `limit`) until Copilot CLI has written the `hook.start` row of the hook
+    /// now running into its transcript, whose writes lag behind (ADR 0022); whether it did.
+    pub fn await_copilot_events(
+        &self,
+        transcript: &std::path::Path,
+        timestamp_ms: u64,
+        limit: Duration,
+    ) -> bool {
+        crate::infrastructure::await_hook_row(transcript, timestamp_ms, limit)
+    }
+
     /// Appends diagnostics to the data home's log.
     pub fn log(&self, event: &str, messages: &[String]) {
         let log = DiagnosticsLog::new(self.data_home.root(), self.data_home.log_path());

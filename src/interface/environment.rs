@@ -30,6 +30,8 @@ pub struct Environment {
     pub claude_config_dir: Option<PathBuf>,
     /// `CODEX_HOME`: Codex CLI's user directory, when not `~/.codex`.
     pub codex_home: Option<PathBuf>,
+    /// `COPILOT_HOME`: Copilot CLI's user directory, when not `~/.copilot`.
+    pub copilot_home: Option<PathBuf>,
     /// The process's working directory.
     pub current_dir: Option<PathBuf>,
     /// `PATH`, where `doctor` looks for the hooks' binary and the agents.
@@ -60,6 +62,7 @@ impl Environment {
             anthropic_model: text("ANTHROPIC_MODEL"),
             claude_config_dir: path("CLAUDE_CONFIG_DIR"),
             codex_home: path("CODEX_HOME"),
+            copilot_home: path("COPILOT_HOME"),
             current_dir: std::env::current_dir().ok(),
             path_var: std::env::var_os("PATH").filter(|v| !v.is_empty()),
             agent_running: [
@@ -83,8 +86,8 @@ impl Environment {
             .map(|raw| Timestamp::parse(raw).map_err(|_| raw.to_owned()))
     }
 
-    /// The agents' user directories: under `HOME`, unless `CLAUDE_CONFIG_DIR` or
-    /// `CODEX_HOME` move them; `None` without a home.
+    /// The agents' user directories: under `HOME`, unless `CLAUDE_CONFIG_DIR`, `CODEX_HOME`
+    /// or `COPILOT_HOME` move them; `None` without a home.
     pub fn agent_homes(&self) -> Option<AgentHomes> {
         let mut homes = AgentHomes::under(self.home.as_deref()?);
         if let Some(dir) = &self.claude_config_dir {
@@ -92,6 +95,9 @@ impl Environment {
         }
         if let Some(dir) = &self.codex_home {
             homes.codex = dir.clone();
+        }
+        if let Some(dir) = &self.copilot_home {
+            homes.copilot = dir.clone();
         }
         Some(homes)
     }
@@ -121,8 +127,10 @@ mod tests {
         );
         env.claude_config_dir = Some("/c".into());
         env.codex_home = Some("/x".into());
+        env.copilot_home = Some("/g".into());
         let homes = env.agent_homes().unwrap();
         assert_eq!((homes.claude, homes.codex), ("/c".into(), "/x".into()));
+        assert_eq!(homes.copilot, PathBuf::from("/g"));
         assert_eq!(homes.gemini, PathBuf::from("/h/.gemini"));
         env.home = None;
         assert_eq!(env.agent_homes(), None);

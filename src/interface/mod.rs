@@ -26,7 +26,7 @@ pub fn run() -> ExitCode {
         Command::Hook(HookCommand::SessionStart(args)) => return hook::session_start(args, env),
         Command::Hook(HookCommand::Prompt(args)) => return hook::prompt(args, env),
         Command::Hook(HookCommand::PreCompact) => return hook::pre_compact(env),
-        Command::Hook(HookCommand::SessionEnd) => return hook::session_end(env),
+        Command::Hook(HookCommand::SessionEnd(args)) => return hook::session_end(args, env),
         Command::Statusline => return hook::statusline(env),
         Command::Completions(args) => return commands::completions(args),
         _ => {}

@@ -295,6 +295,96 @@ fn codex_and_gemini_get_their_own_files_and_units_in_the_project() {
         ));
 }
 
+/// Copilot CLI reads every `*.json` in `.github/hooks/` (a file of carryover's own, which
+/// uninstall deletes); Cursor shares its `.cursor/hooks.json` with the user's hooks.
+#[test]
+fn copilot_and_cursor_get_flat_files_in_the_project_and_uninstall_leaves_it_as_it_was() {
+    let env = Hermetic::new();
+    let project = project_repo(&env);
+    let cursor_file = project.join(".cursor/hooks.json");
+    fs_err::create_dir_all(cursor_file.parent().unwrap()).unwrap();
+    let theirs = r#"{"version": 1, "hooks": {"stop": [{"command": "./notify.sh"}]}}"#;
+    fs_err::write(&cursor_file, theirs).unwrap();
+    for agent in ["copilot", "cursor"] {
+        let out = env
+            .carryover()
+            .args(["install", "--agent", agent, "--scope", "project", "--cwd"])
+            .arg(&project)
+            .assert()
+            .success();
+        let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        let note = match agent {
+            "copilot" => "only in a folder you trust",
+            _ => "not been tested against the real client",
+        };
+        assert!(stdout.contains(note), "{stdout}");
+    }
+    let copilot = read_json(&project.join(".github/hooks/carryover.json"));
+    assert_eq!(copilot["version"], 1);
+    assert_eq!(
+        copilot["hooks"]["sessionEnd"][0]["bash"],
+        "carryover hook session-end --agent copilot"
+    );
+    assert_eq!(copilot["hooks"]["userPromptSubmitted"][0]["timeoutSec"], 10);
+    let cursor = read_json(&cursor_file);
+    assert_eq!(cursor["hooks"]["stop"][0]["command"], "./notify.sh");
+    assert_eq!(
+        cursor["hooks"]["sessionStart"][0]["command"],
+        "carryover hook session-start --agent cursor"
+    );
+    for agent in ["copilot", "cursor"] {
+        env.carryover()
+            .args(["uninstall", "--agent", agent, "--scope", "project", "--cwd"])
+            .arg(&project)
+            .assert()
+            .success();
+    }
+    assert!(!project.join(".github/hooks").exists());
+    let after: Value = read_json(&cursor_file);
+    assert_eq!(after, serde_json::from_str::<Value>(theirs).unwrap());
+}
+
+#[test]
+fn copilot_home_moves_the_user_hooks_file() {
+    let env = Hermetic::new();
+    let elsewhere = env.home().join("copilot-home");
+    env.carryover()
+        .env("COPILOT_HOME", &elsewhere)
+        .args(["install", "--agent", "copilot"])
+        .assert()
+        .success();
+    assert!(elsewhere.join("hooks/carryover.json").is_file());
+    assert!(!env.home().join(".copilot").exists());
+}
+
+/// Cursor's documented sessionStart payload gets `additional_context` back (no real client to
+/// run here, ADR 0023).
+#[test]
+fn the_cursor_session_start_answers_with_additional_context() {
+    let env = Hermetic::new();
+    env.init();
+    let project = project_repo(&env);
+    let payload = serde_json::json!({
+        "conversation_id": "c-1", "generation_id": "g-1", "hook_event_name": "sessionStart",
+        "cursor_version": "2.0.0", "workspace_roots": [project], "session_id": "s-1",
+        "is_background_agent": false, "composer_mode": "agent",
+    });
+    let out = env
+        .carryover()
+        .args(["hook", "session-start", "--agent", "cursor"])
+        .write_stdin(payload.to_string())
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let answer: Value = serde_json::from_str(&stdout).unwrap();
+    assert!(
+        answer["additional_context"]
+            .as_str()
+            .is_some_and(|context| context.contains("Identity: Juno (serving Mara)")),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn claude_config_dir_moves_the_user_settings() {
     let env = Hermetic::new();

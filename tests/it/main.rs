@@ -4,6 +4,7 @@
 mod agent_memory;
 mod attack;
 mod budget;
+mod chat_standin;
 mod commands;
 mod compaction;
 mod doctor;
@@ -22,6 +23,7 @@ mod model_standin;
 mod npm_client;
 mod real_client;
 mod real_codex;
+mod real_copilot;
 mod real_gemini;
 mod recall;
 mod reliability;

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::domain::session_id::SessionId;
+
 /// An agent whose hook settings carryover knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AgentKind {
@@ -13,6 +15,30 @@ pub enum AgentKind {
     Codex,
     /// Gemini CLI: `settings.json`, timeouts in milliseconds, `PreCompress`.
     Gemini,
+    /// GitHub Copilot CLI: a hooks file of carryover's own in its `hooks/` folders, camelCase
+    /// events, flat entries running `bash` (1.0.102 reads it, ADR 0022).
+    Copilot,
+    /// Cursor: `hooks.json`, camelCase events, flat entries (from its documentation, not
+    /// tested against the real client; ADR 0023).
+    Cursor,
+}
+
+/// How a settings file holds an agent's hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookLayout {
+    /// `hooks.<Event>[]` are groups `{matcher?, hooks: [{type, command, timeout}]}` (Claude
+    /// Code's format, which Codex CLI and Gemini CLI read too).
+    Grouped,
+    /// `version: 1` beside `hooks.<event>[]`, each entry one hook: its command under
+    /// `command_key`, its timeout under `timeout_key` (Copilot CLI's and Cursor's format).
+    Flat {
+        /// `bash` (Copilot CLI) or `command` (Cursor).
+        command_key: &'static str,
+        /// `timeoutSec` (Copilot CLI) or `timeout` (Cursor).
+        timeout_key: &'static str,
+        /// Whether an entry carries `"type": "command"` (Copilot CLI's do).
+        typed: bool,
+    },
 }
 
 /// Where the hooks go: for the user everywhere, for the project (committed) or for the
@@ -45,7 +71,7 @@ impl fmt::Display for InstallScope {
 /// The unit an agent reads a hook's `timeout` in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeoutUnit {
-    /// Seconds (Claude Code, Codex CLI).
+    /// Seconds (Claude Code, Codex CLI, Copilot CLI, Cursor).
     Seconds,
     /// Milliseconds (Gemini CLI).
     Milliseconds,
@@ -61,6 +87,10 @@ pub struct AgentHomes {
     pub codex: PathBuf,
     /// `~/.gemini`.
     pub gemini: PathBuf,
+    /// `~/.copilot` (or `COPILOT_HOME`): hooks in `hooks/`, transcripts in `session-state/`.
+    pub copilot: PathBuf,
+    /// `~/.cursor`.
+    pub cursor: PathBuf,
 }
 
 impl AgentHomes {
@@ -70,7 +100,20 @@ impl AgentHomes {
             claude: home.join(".claude"),
             codex: home.join(".codex"),
             gemini: home.join(".gemini"),
+            copilot: home.join(".copilot"),
+            cursor: home.join(".cursor"),
         }
+    }
+}
+
+impl AgentHomes {
+    /// Copilot CLI's transcript of a session, `<copilot home>/session-state/<id>/events.jsonl`:
+    /// its sessionStart, userPromptSubmitted and sessionEnd payloads name none.
+    pub fn copilot_transcript(&self, session: &SessionId) -> PathBuf {
+        self.copilot
+            .join("session-state")
+            .join(session.as_str())
+            .join("events.jsonl")
     }
 }
 
@@ -100,9 +143,18 @@ const TIMEOUT_SECONDS: u64 = 10;
 /// it is longer); the hook takes milliseconds.
 const CODEX_SESSION_END_TIMEOUT_SECONDS: u64 = 3;
 
+/// carryover's hooks file in Copilot CLI's hooks folders.
+const COPILOT_HOOKS_FILE: &str = "carryover.json";
+
 impl AgentKind {
     /// Every agent carryover wires.
-    pub const ALL: [Self; 3] = [Self::Claude, Self::Codex, Self::Gemini];
+    pub const ALL: [Self; 5] = [
+        Self::Claude,
+        Self::Codex,
+        Self::Gemini,
+        Self::Copilot,
+        Self::Cursor,
+    ];
 
     /// The name `install --agent` takes.
     pub fn cli_name(self) -> &'static str {
@@ -110,6 +162,8 @@ impl AgentKind {
             Self::Claude => "claude",
             Self::Codex => "codex",
             Self::Gemini => "gemini",
+            Self::Copilot => "copilot",
+            Self::Cursor => "cursor",
         }
     }
 
@@ -119,6 +173,25 @@ impl AgentKind {
             Self::Claude => "Claude Code",
             Self::Codex => "Codex CLI",
             Self::Gemini => "Gemini CLI",
+            Self::Copilot => "Copilot CLI",
+            Self::Cursor => "Cursor",
+        }
+    }
+
+    /// How its settings hold hooks.
+    pub fn layout(self) -> HookLayout {
+        match self {
+            Self::Claude | Self::Codex | Self::Gemini => HookLayout::Grouped,
+            Self::Copilot => HookLayout::Flat {
+                command_key: "bash",
+                timeout_key: "timeoutSec",
+                typed: true,
+            },
+            Self::Cursor => HookLayout::Flat {
+                command_key: "command",
+                timeout_key: "timeout",
+                typed: false,
+            },
         }
     }
 
@@ -126,7 +199,7 @@ impl AgentKind {
     pub fn timeout_unit(self) -> TimeoutUnit {
         match self {
             Self::Gemini => TimeoutUnit::Milliseconds,
-            Self::Claude | Self::Codex => TimeoutUnit::Seconds,
+            Self::Claude | Self::Codex | Self::Copilot | Self::Cursor => TimeoutUnit::Seconds,
         }
     }
 
@@ -200,6 +273,42 @@ impl AgentKind {
                     Some("carryover-session-end"),
                 ),
             ],
+            // Copilot CLI 1.0.102 reads `additionalContext` from sessionStart and
+            // userPromptSubmitted; its sessionEnd names no transcript, so the hook is told
+            // whose session it ends and finds the transcript itself.
+            Self::Copilot => vec![
+                spec(
+                    "sessionStart",
+                    None,
+                    &["hook", "session-start", "--agent", "copilot"],
+                    None,
+                ),
+                spec(
+                    "userPromptSubmitted",
+                    None,
+                    &["hook", "prompt", "--agent", "copilot"],
+                    None,
+                ),
+                spec("preCompact", None, &["hook", "pre-compact"], None),
+                spec(
+                    "sessionEnd",
+                    None,
+                    &["hook", "session-end", "--agent", "copilot"],
+                    None,
+                ),
+            ],
+            // Cursor's beforeSubmitPrompt can only block a prompt, not add to it, so there is
+            // no recall at the prompt.
+            Self::Cursor => vec![
+                spec(
+                    "sessionStart",
+                    None,
+                    &["hook", "session-start", "--agent", "cursor"],
+                    None,
+                ),
+                spec("preCompact", None, &["hook", "pre-compact"], None),
+                spec("sessionEnd", None, &["hook", "session-end"], None),
+            ],
         }
     }
 
@@ -226,7 +335,23 @@ impl AgentKind {
             (Self::Gemini, InstallScope::Project) => {
                 Some(project_root.join(".gemini").join("settings.json"))
             }
-            (Self::Codex | Self::Gemini, InstallScope::Local) => None,
+            // A file of carryover's own: the folder holds every `*.json` the client merges.
+            (Self::Copilot, InstallScope::User) => {
+                Some(homes.copilot.join("hooks").join(COPILOT_HOOKS_FILE))
+            }
+            (Self::Copilot, InstallScope::Project) => Some(
+                project_root
+                    .join(".github")
+                    .join("hooks")
+                    .join(COPILOT_HOOKS_FILE),
+            ),
+            (Self::Cursor, InstallScope::User) => Some(homes.cursor.join("hooks.json")),
+            (Self::Cursor, InstallScope::Project) => {
+                Some(project_root.join(".cursor").join("hooks.json"))
+            }
+            (Self::Codex | Self::Gemini | Self::Copilot | Self::Cursor, InstallScope::Local) => {
+                None
+            }
         }
     }
 }
@@ -266,6 +391,24 @@ mod tests {
         Some("/p/.gemini/settings.json")
     )]
     #[case(AgentKind::Gemini, InstallScope::Local, None)]
+    #[case(
+        AgentKind::Copilot,
+        InstallScope::User,
+        Some("/h/.copilot/hooks/carryover.json")
+    )]
+    #[case(
+        AgentKind::Copilot,
+        InstallScope::Project,
+        Some("/p/.github/hooks/carryover.json")
+    )]
+    #[case(AgentKind::Copilot, InstallScope::Local, None)]
+    #[case(AgentKind::Cursor, InstallScope::User, Some("/h/.cursor/hooks.json"))]
+    #[case(
+        AgentKind::Cursor,
+        InstallScope::Project,
+        Some("/p/.cursor/hooks.json")
+    )]
+    #[case(AgentKind::Cursor, InstallScope::Local, None)]
     fn each_agent_and_scope_has_its_file(
         #[case] agent: AgentKind,
         #[case] scope: InstallScope,
@@ -286,6 +429,12 @@ mod tests {
         &["SessionStart", "BeforeAgent", "PreCompress", "SessionEnd"],
         10_000
     )]
+    #[case(
+        AgentKind::Copilot,
+        &["sessionStart", "userPromptSubmitted", "preCompact", "sessionEnd"],
+        10
+    )]
+    #[case(AgentKind::Cursor, &["sessionStart", "preCompact", "sessionEnd"], 10)]
     fn each_agent_gets_its_events_with_timeouts_in_its_unit(
         #[case] agent: AgentKind,
         #[case] events: &[&str],
@@ -311,6 +460,18 @@ mod tests {
         assert_eq!(hooks[0].matcher, Some("startup|resume|clear|compact"));
         assert_eq!(hooks[3].args, ["hook", "session-end"]);
         assert_eq!(hooks[3].timeout, 3);
+    }
+
+    #[test]
+    fn copilots_transcript_is_in_its_session_state() {
+        let homes = AgentHomes::under(Path::new("/h"));
+        let id = SessionId::parse("cc7e8854-d410-41a0-816a-c51e02b9b183").unwrap();
+        assert_eq!(
+            homes.copilot_transcript(&id),
+            PathBuf::from(
+                "/h/.copilot/session-state/cc7e8854-d410-41a0-816a-c51e02b9b183/events.jsonl"
+            )
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use super::{AgentKind, hook_command, is_carryover_command};
+use super::{AgentKind, HookLayout, HookSpec, hook_command, is_carryover_command};
 
 /// A part of the settings that must be an object or an array to hold hooks, and is not; the
 /// file is left alone rather than rewritten around it.
@@ -18,17 +18,45 @@ pub struct ShapeError {
     pub expected: &'static str,
 }
 
+/// Where a flat entry may name its command: Cursor's `command`, Copilot CLI's `bash` (or
+/// `powershell`, or `command` as its cross-platform alias).
+const COMMAND_KEYS: [&str; 3] = ["command", "bash", "powershell"];
+
+/// The version Copilot CLI's and Cursor's hooks files declare.
+const FLAT_VERSION: u64 = 1;
+
 /// `settings` with carryover's hooks for `agent` running `binary`, each event holding one
-/// group of carryover's own: an existing group of carryover's is updated in place (so a
-/// second install changes nothing, and a moved binary is replaced), carryover hooks sharing
-/// a group with the user's hooks are taken out of it, and every other key, event, group and
-/// hook stays as it was.
+/// group (or, in a flat layout, one entry) of carryover's own: an existing one is updated in
+/// place (so a second install changes nothing, and a moved binary is replaced), carryover
+/// hooks sharing a group with the user's hooks are taken out of it, and every other key,
+/// event, group and hook stays as it was.
 pub fn install_hooks(
     settings: Value,
     agent: AgentKind,
     binary: &Path,
 ) -> Result<Value, ShapeError> {
     let mut settings = uninstall_foreign_events(settings, agent)?;
+    if let HookLayout::Flat {
+        command_key,
+        timeout_key,
+        typed,
+    } = agent.layout()
+    {
+        if let Some(root) = settings.as_object_mut() {
+            root.entry("version").or_insert(json!(FLAT_VERSION));
+        }
+        let hooks = hooks_object(&mut settings)?;
+        for spec in agent.hooks() {
+            let mut entry = Map::new();
+            if typed {
+                entry.insert("type".into(), json!("command"));
+            }
+            entry.insert(command_key.into(), json!(hook_command(binary, spec.args)));
+            entry.insert(timeout_key.into(), json!(spec.timeout));
+            replace_own(hooks, &spec, Value::Object(entry))?;
+        }
+        return Ok(settings);
+    }
     let hooks = hooks_object(&mut settings)?;
     for spec in agent.hooks() {
         let mut hook = Map::new();
@@ -75,6 +103,35 @@ pub fn install_hooks(
     Ok(settings)
 }
 
+/// Puts `entry` where carryover's entry for `spec`'s event is (the first of them; any other is
+/// dropped), or after the user's entries when there is none.
+fn replace_own(
+    hooks: &mut Map<String, Value>,
+    spec: &HookSpec,
+    entry: Value,
+) -> Result<(), ShapeError> {
+    let entries = hooks
+        .entry(spec.event)
+        .or_insert_with(|| Value::Array(Vec::new()))
+        .as_array_mut()
+        .ok_or_else(|| ShapeError {
+            at: format!("$.hooks.{}", spec.event),
+            expected: "an array",
+        })?;
+    let mut entry = Some(entry);
+    let mut kept = Vec::with_capacity(entries.len() + 1);
+    for existing in std::mem::take(entries) {
+        if is_carryover_hook(&existing) {
+            kept.extend(entry.take());
+        } else {
+            kept.push(existing);
+        }
+    }
+    kept.extend(entry);
+    *entries = kept;
+    Ok(())
+}
+
 /// `settings` without any carryover hook: groups left empty and events left without groups
 /// are removed, and so is `hooks` when nothing is left in it; nothing else changes.
 pub fn uninstall_hooks(mut settings: Value) -> Result<Value, ShapeError> {
@@ -95,6 +152,11 @@ pub fn uninstall_hooks(mut settings: Value) -> Result<Value, ShapeError> {
         let before = list.len();
         let mut emptied = false;
         list.retain_mut(|group| {
+            if is_flat_carryover_entry(group) {
+                changed = true;
+                emptied = true;
+                return false;
+            }
             if remove_carryover_hooks(group) {
                 changed = true;
                 if group_is_empty(group) {
@@ -136,7 +198,10 @@ fn uninstall_foreign_events(settings: Value, agent: AgentKind) -> Result<Value, 
     let hooks = hooks_object(&mut settings)?;
     for event in stale {
         if let Some(Value::Array(list)) = hooks.get_mut(&event) {
-            list.retain_mut(|group| !remove_carryover_hooks(group) || !group_is_empty(group));
+            list.retain_mut(|group| {
+                !is_flat_carryover_entry(group)
+                    && (!remove_carryover_hooks(group) || !group_is_empty(group))
+            });
             if list.is_empty() {
                 hooks.remove(&event);
             }
@@ -163,14 +228,23 @@ fn group_hooks(group: &Value) -> Option<&Vec<Value>> {
     group.get("hooks")?.as_array()
 }
 
+/// A hook (in a group, or a flat entry) whose command runs carryover.
 fn is_carryover_hook(hook: &Value) -> bool {
-    hook.get("command")
-        .and_then(Value::as_str)
-        .is_some_and(is_carryover_command)
+    COMMAND_KEYS.iter().any(|key| {
+        hook.get(key)
+            .and_then(Value::as_str)
+            .is_some_and(is_carryover_command)
+    })
+}
+
+/// A flat layout's entry (no `hooks` of its own) that is carryover's.
+fn is_flat_carryover_entry(entry: &Value) -> bool {
+    entry.get("hooks").is_none() && is_carryover_hook(entry)
 }
 
 fn holds_carryover_hook(group: &Value) -> bool {
-    group_hooks(group).is_some_and(|hooks| hooks.iter().any(is_carryover_hook))
+    is_flat_carryover_entry(group)
+        || group_hooks(group).is_some_and(|hooks| hooks.iter().any(is_carryover_hook))
 }
 
 /// A group whose hooks are all carryover's: carryover may rewrite it whole.
@@ -240,6 +314,58 @@ mod tests {
     }
 
     #[test]
+    fn copilot_gets_a_versioned_file_of_flat_bash_entries_with_second_timeouts() {
+        let settings = install(json!({}), AgentKind::Copilot);
+        assert_eq!(
+            settings,
+            json!({"version": 1, "hooks": {
+                "sessionStart": [{"type": "command",
+                    "bash": "/opt/bin/carryover hook session-start --agent copilot", "timeoutSec": 10}],
+                "userPromptSubmitted": [{"type": "command",
+                    "bash": "/opt/bin/carryover hook prompt --agent copilot", "timeoutSec": 10}],
+                "preCompact": [{"type": "command",
+                    "bash": "/opt/bin/carryover hook pre-compact", "timeoutSec": 10}],
+                "sessionEnd": [{"type": "command",
+                    "bash": "/opt/bin/carryover hook session-end --agent copilot", "timeoutSec": 10}],
+            }})
+        );
+        let keys: Vec<&String> = settings.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["version", "hooks"]);
+    }
+
+    #[test]
+    fn cursor_keeps_the_users_hooks_and_gets_flat_command_entries() {
+        let theirs = json!({"command": "./audit.sh"});
+        let before = json!({"version": 1, "hooks": {
+            "sessionStart": [theirs.clone()], "stop": [theirs.clone()]}});
+        let after = install(before.clone(), AgentKind::Cursor);
+        assert_eq!(
+            after["hooks"]["sessionStart"],
+            json!([theirs, {"command": "/opt/bin/carryover hook session-start --agent cursor",
+                "timeout": 10}])
+        );
+        assert_eq!(after["hooks"]["stop"], before["hooks"]["stop"]);
+        assert!(after["hooks"].get("beforeSubmitPrompt").is_none());
+        assert_eq!(uninstall_hooks(after).unwrap(), before);
+    }
+
+    #[test]
+    fn a_moved_binary_replaces_a_flat_entry_in_place() {
+        let old = install_hooks(json!({}), AgentKind::Cursor, Path::new("/old/carryover")).unwrap();
+        let mut with_user = old;
+        with_user["hooks"]["sessionEnd"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"command": "./after.sh"}));
+        let new = install(with_user, AgentKind::Cursor);
+        assert_eq!(
+            new["hooks"]["sessionEnd"],
+            json!([{"command": "/opt/bin/carryover hook session-end", "timeout": 10},
+                {"command": "./after.sh"}])
+        );
+    }
+
+    #[test]
     fn keeps_every_other_key_and_hook_in_place() {
         let before = json!({
             "model": "opus",
@@ -260,6 +386,8 @@ mod tests {
     #[case(AgentKind::Claude)]
     #[case(AgentKind::Codex)]
     #[case(AgentKind::Gemini)]
+    #[case(AgentKind::Copilot)]
+    #[case(AgentKind::Cursor)]
     fn a_second_install_changes_nothing(#[case] agent: AgentKind) {
         let once = install(json!({"hooks": {"SessionStart": [user_hook()]}}), agent);
         assert_eq!(install(once.clone(), agent), once);

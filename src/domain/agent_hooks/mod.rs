@@ -9,7 +9,7 @@ mod settings_text;
 mod status_line;
 mod wiring;
 
-pub use agent::{AgentHomes, AgentKind, HookSpec, InstallScope, TimeoutUnit};
+pub use agent::{AgentHomes, AgentKind, HookLayout, HookSpec, InstallScope, TimeoutUnit};
 pub use command::{command_program, hook_command, is_carryover_command};
 pub use merge::{ShapeError, install_hooks, uninstall_hooks};
 pub use settings_text::{SettingsSyntaxError, encode_settings, parse_settings};

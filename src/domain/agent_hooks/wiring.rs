@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{AgentKind, is_carryover_command};
+use super::{AgentKind, HookLayout, is_carryover_command};
 
 /// One event carryover hooks for an agent, and the command wired for it, if any.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,21 +26,34 @@ pub enum Wiring {
 }
 
 /// For each event carryover installs for `agent`, the carryover command `settings` runs on
-/// it (the first one, in the agent's `hooks.<event>[].hooks[].command` shape).
+/// it (the first one, in the agent's `hooks.<event>[].hooks[].command` shape, or its flat
+/// `hooks.<event>[].<command key>` one).
 pub fn wired_events(settings: &Value, agent: AgentKind) -> Vec<WiredEvent> {
+    let command_key = match agent.layout() {
+        HookLayout::Grouped => None,
+        HookLayout::Flat { command_key, .. } => Some(command_key),
+    };
     agent
         .hooks()
         .into_iter()
-        .map(|spec| WiredEvent {
-            event: spec.event,
-            command: settings["hooks"][spec.event]
+        .map(|spec| {
+            let entries = settings["hooks"][spec.event]
                 .as_array()
                 .into_iter()
-                .flatten()
-                .flat_map(|group| group["hooks"].as_array().into_iter().flatten())
-                .filter_map(|hook| hook["command"].as_str())
-                .find(|command| is_carryover_command(command))
-                .map(str::to_owned),
+                .flatten();
+            let command = match command_key {
+                None => entries
+                    .flat_map(|group| group["hooks"].as_array().into_iter().flatten())
+                    .filter_map(|hook| hook["command"].as_str())
+                    .find(|command| is_carryover_command(command)),
+                Some(key) => entries
+                    .filter_map(|entry| entry[key].as_str())
+                    .find(|command| is_carryover_command(command)),
+            };
+            WiredEvent {
+                event: spec.event,
+                command: command.map(str::to_owned),
+            }
         })
         .collect()
 }

@@ -15,10 +15,11 @@ pub enum StartSource {
 }
 
 impl StartSource {
-    /// Parses the payload's `source`; anything else is unknown.
+    /// Parses the payload's `source`; anything else is unknown. Copilot CLI says `new` for
+    /// a new session.
     pub fn parse(raw: &str) -> Option<Self> {
         match raw {
-            "startup" => Some(Self::Startup),
+            "startup" | "new" => Some(Self::Startup),
             "resume" => Some(Self::Resume),
             "clear" => Some(Self::Clear),
             "compact" => Some(Self::Compact),
@@ -96,6 +97,7 @@ mod tests {
 
     #[rstest]
     #[case("startup", Some(StartSource::Startup))]
+    #[case::copilot("new", Some(StartSource::Startup))]
     #[case("compact", Some(StartSource::Compact))]
     #[case("Compact", None)]
     #[case("", None)]

@@ -77,6 +77,8 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
         InstallAgent::Claude => AgentKind::Claude,
         InstallAgent::Codex => AgentKind::Codex,
         InstallAgent::Gemini => AgentKind::Gemini,
+        InstallAgent::Copilot => AgentKind::Copilot,
+        InstallAgent::Cursor => AgentKind::Cursor,
     };
     let scope = match args.scope {
         Scope::User => InstallScope::User,
@@ -185,6 +187,20 @@ fn report(change: &SettingsChange, agent: AgentKind, installing: bool, applied: 
             if agent == AgentKind::Codex {
                 crate::say!(
                     "Codex CLI runs a new or changed hook only once you trust it: open /hooks in codex and trust carryover's (a project's hooks also need the project trusted)."
+                );
+            }
+            let in_repository = change
+                .path
+                .components()
+                .any(|part| part.as_os_str() == ".github");
+            if agent == AgentKind::Copilot && in_repository {
+                crate::say!(
+                    "Copilot CLI runs a project's hooks (.github/hooks/) only in a folder you trust: it asks when it first opens the folder interactively; `copilot -p` does not ask."
+                );
+            }
+            if agent == AgentKind::Cursor {
+                crate::say!(
+                    "Cursor's hooks are wired from its documentation; carryover has not been tested against the real client."
                 );
             }
             crate::say!("They take effect at the next session.");

@@ -28,6 +28,9 @@ pub struct HookInput {
     pub reason: Option<String>,
     /// What the user typed (`UserPromptSubmit`, Gemini CLI's `BeforeAgent`).
     pub prompt: Option<String>,
+    /// When the client fired the hook, in epoch milliseconds: Copilot CLI's native payloads
+    /// send a number (Claude-style ones an ISO 8601 text, not kept).
+    pub timestamp_ms: Option<u64>,
 }
 
 impl HookInput {
@@ -62,30 +65,43 @@ impl HookInput {
                 );
             }
         };
-        let text = |key: &str| {
-            object
-                .get(key)
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|value| !value.is_empty())
-                .map(str::to_owned)
+        // Copilot CLI's native hooks send camelCase keys (`sessionId`, `transcriptPath`);
+        // Cursor names a session `conversation_id` on most events and the project by its
+        // `workspace_roots`. The first spelling present wins.
+        let text = |keys: &[&str]| {
+            keys.iter().find_map(|key| {
+                object
+                    .get(*key)
+                    .and_then(Value::as_str)
+                    .map(str::trim)
+                    .filter(|value| !value.is_empty())
+                    .map(str::to_owned)
+            })
         };
+        let first_root = object
+            .get("workspace_roots")
+            .and_then(Value::as_array)
+            .and_then(|roots| roots.first())
+            .and_then(Value::as_str)
+            .filter(|root| !root.is_empty())
+            .map(PathBuf::from);
         let model = object.get("model").and_then(|model| match model {
             Value::String(id) => Some(id.clone()),
             Value::Object(fields) => fields.get("id").and_then(Value::as_str).map(str::to_owned),
             _ => None,
         });
         let input = Self {
-            session_id: text("session_id"),
-            transcript_path: text("transcript_path").map(PathBuf::from),
-            cwd: text("cwd").map(PathBuf::from),
-            hook_event_name: text("hook_event_name"),
-            source: text("source"),
+            session_id: text(&["session_id", "sessionId", "conversation_id"]),
+            transcript_path: text(&["transcript_path", "transcriptPath"]).map(PathBuf::from),
+            cwd: text(&["cwd"]).map(PathBuf::from).or(first_root),
+            hook_event_name: text(&["hook_event_name", "hookEventName"]),
+            source: text(&["source"]),
             model,
-            trigger: text("trigger"),
-            custom_instructions: text("custom_instructions"),
-            reason: text("reason"),
-            prompt: text("prompt"),
+            trigger: text(&["trigger"]),
+            custom_instructions: text(&["custom_instructions", "customInstructions"]),
+            reason: text(&["reason"]),
+            prompt: text(&["prompt"]),
+            timestamp_ms: object.get("timestamp").and_then(Value::as_u64),
         };
         (input, warning)
     }
@@ -193,6 +209,95 @@ mod tests {
         if event != "SessionEnd" {
             assert_eq!(input.model.as_deref(), Some("standin-model"));
         }
+    }
+
+    /// Every event Copilot CLI 1.0.102 sends carryover, native (camelCase) and Claude-style
+    /// (snake_case), as captured from the real client.
+    #[rstest]
+    #[case::start("sessionstart-new-1", Some("new"), None, None, None, false)]
+    #[case::resume("sessionstart-resume-1", Some("resume"), None, None, None, false)]
+    #[case::prompt(
+        "userpromptsubmitted-1",
+        None,
+        Some("first prompt: hello"),
+        None,
+        None,
+        false
+    )]
+    #[case::auto_compaction("precompact-auto-1", None, None, Some("auto"), None, true)]
+    #[case::manual_compaction("precompact-manual-1", None, None, Some("manual"), None, true)]
+    #[case::end("sessionend-complete-1", None, None, None, Some("complete"), false)]
+    #[case::end_at_exit("sessionend-user_exit-1", None, None, None, Some("user_exit"), false)]
+    #[case::claude_style_start(
+        "pascalcase-config/sessionstart-new-1",
+        Some("new"),
+        None,
+        None,
+        None,
+        false
+    )]
+    #[case::claude_style_compaction(
+        "pascalcase-config/precompact-auto-1",
+        None,
+        None,
+        Some("auto"),
+        None,
+        true
+    )]
+    fn reads_copilot_payloads(
+        #[case] file: &str,
+        #[case] source: Option<&str>,
+        #[case] prompt: Option<&str>,
+        #[case] trigger: Option<&str>,
+        #[case] reason: Option<&str>,
+        #[case] has_transcript: bool,
+    ) {
+        let path = format!(
+            "{}/tests/fixtures/copilot-cli-1.0.102/hooks/{file}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let (input, warning) = HookInput::parse(&fs_err::read(path).unwrap());
+        assert_eq!(warning, None);
+        assert!(input.session_id.as_deref().is_some_and(|id| id.len() == 36));
+        assert_eq!(
+            input.cwd,
+            Some(PathBuf::from("/home/user/src/proj-copilot"))
+        );
+        assert_eq!(input.source.as_deref(), source);
+        assert_eq!(input.prompt.as_deref(), prompt);
+        assert_eq!(input.trigger.as_deref(), trigger);
+        assert_eq!(input.reason.as_deref(), reason);
+        assert_eq!(input.transcript_path.is_some(), has_transcript);
+        assert_eq!(
+            input.timestamp_ms.is_some(),
+            !file.starts_with("pascalcase")
+        );
+    }
+
+    /// Cursor's payloads as its hooks documentation describes them (no real client here).
+    #[rstest]
+    #[case::start(
+        r#"{"conversation_id":"c-1","generation_id":"g-1","model":"claude-sonnet-4","hook_event_name":"sessionStart","cursor_version":"2.0.0","workspace_roots":["/home/u/shop"],"user_email":null,"transcript_path":null,"session_id":"s-1","is_background_agent":false,"composer_mode":"agent"}"#,
+        "s-1", None
+    )]
+    #[case::compact(
+        r#"{"conversation_id":"c-1","hook_event_name":"preCompact","workspace_roots":["/home/u/shop"],"transcript_path":"/home/u/.cursor/t.jsonl","trigger":"auto","context_usage_percent":85}"#,
+        "c-1", Some("/home/u/.cursor/t.jsonl")
+    )]
+    #[case::end(
+        r#"{"conversation_id":"c-1","hook_event_name":"sessionEnd","workspace_roots":["/home/u/shop"],"session_id":"s-1","reason":"completed","duration_ms":4200}"#,
+        "s-1", None
+    )]
+    fn reads_cursor_payloads(
+        #[case] payload: &str,
+        #[case] session: &str,
+        #[case] transcript: Option<&str>,
+    ) {
+        let (input, warning) = HookInput::parse(payload.as_bytes());
+        assert_eq!(warning, None);
+        assert_eq!(input.session_id.as_deref(), Some(session));
+        assert_eq!(input.cwd, Some(PathBuf::from("/home/u/shop")));
+        assert_eq!(input.transcript_path, transcript.map(PathBuf::from));
     }
 
     #[rstest]

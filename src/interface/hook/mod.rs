@@ -27,8 +27,10 @@ use std::time::Duration;
 
 pub use framing::{ValueFramer, salvage_fields};
 
+use super::cli::Agent;
 use super::composition::App;
 use super::environment::Environment;
+use crate::domain::session_id::SessionId;
 
 /// The most a hook reads from stdin; real payloads are well under 1 KiB, a pasted prompt a few
 /// tens. A longer payload keeps the fields that arrived whole (`salvage_fields`).
@@ -141,6 +143,42 @@ fn report(app: Option<&App>, event: &str, messages: &[String]) {
     let all: Vec<String> = messages.iter().chain(&notices).cloned().collect();
     if !all.is_empty() {
         app.log(event, &all);
+    }
+}
+
+/// The session's transcript: the payload's, else, for Copilot CLI (whose sessionStart and
+/// sessionEnd payloads name none), `$COPILOT_HOME/session-state/<session id>/events.jsonl`
+/// when the id is safe as a path component.
+fn transcript_of(app: &App, agent: Agent, input: &HookInput) -> Option<std::path::PathBuf> {
+    if input.transcript_path.is_some() || agent != Agent::Copilot {
+        return input.transcript_path.clone();
+    }
+    let session = SessionId::parse(input.session_id.as_deref()?).ok()?;
+    Some(app.env.agent_homes()?.copilot_transcript(&session))
+}
+
+/// The longest a hook waits for Copilot CLI to write its own `hook.start` row: the client
+/// wrote it some 100 ms after starting the hook; a session end without it would miss the turn.
+const COPILOT_EVENTS_WAIT: Duration = Duration::from_millis(1_500);
+
+/// For a Copilot CLI native payload (its `timestamp` is a number) whose transcript is about to
+/// be read: waits until the client has written the events up to this hook (ADR 0022), and
+/// says so in the diagnostics when it did not within [`COPILOT_EVENTS_WAIT`].
+fn settle_copilot_events(
+    app: &App,
+    input: &HookInput,
+    transcript: Option<&std::path::Path>,
+    diagnostics: &mut Vec<String>,
+) {
+    let (Some(timestamp), Some(path)) = (input.timestamp_ms, transcript) else {
+        return;
+    };
+    if !app.await_copilot_events(path, timestamp, COPILOT_EVENTS_WAIT) {
+        diagnostics.push(format!(
+            "{}: Copilot CLI had not written this hook's events after {} ms; read as it was",
+            path.display(),
+            COPILOT_EVENTS_WAIT.as_millis()
+        ));
     }
 }
 

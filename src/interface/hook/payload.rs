@@ -8,9 +8,13 @@ use crate::interface::cli::Agent;
 /// `additionalContext` (for the model) and, when there is something the user should see,
 /// `systemMessage` (shown to the user, not to the model). Codex CLI reads Claude Code's
 /// format, and Gemini CLI reads the same two fields (`hookSpecificOutput.additionalContext`,
-/// `systemMessage`), so the three agents get one shape.
+/// `systemMessage`), so the three agents get one shape. Copilot CLI 1.0.102 reads a top-level
+/// `additionalContext` and ignores `hookSpecificOutput` (tried against the real client, ADR
+/// 0022); Cursor documents `additional_context`. Neither shows a `systemMessage`, and an
+/// empty context is left out rather than sent as an empty message.
 pub fn session_start_payload(agent: Agent, context: &str, user_message: Option<&str>) -> String {
     match agent {
+        Agent::Copilot | Agent::Cursor => flat_context(agent, context).to_string(),
         Agent::Claude | Agent::Codex | Agent::Gemini => {
             let mut payload = json!({
                 "hookSpecificOutput": {
@@ -37,6 +41,9 @@ pub fn prompt_payload(agent: Agent, context: &str) -> Option<String> {
     let event = match agent {
         Agent::Claude | Agent::Codex => "UserPromptSubmit",
         Agent::Gemini => "BeforeAgent",
+        Agent::Copilot => return Some(flat_context(agent, context).to_string()),
+        // Cursor's beforeSubmitPrompt cannot add context; carryover does not wire it.
+        Agent::Cursor => return None,
         Agent::Plain => return Some(context.to_owned()),
     };
     Some(
@@ -50,11 +57,25 @@ pub fn prompt_payload(agent: Agent, context: &str) -> Option<String> {
     )
 }
 
+/// Copilot CLI's `{"additionalContext": …}` or Cursor's `{"additional_context": …}`; `{}` for
+/// no context.
+fn flat_context(agent: Agent, context: &str) -> serde_json::Value {
+    let key = match agent {
+        Agent::Cursor => "additional_context",
+        _ => "additionalContext",
+    };
+    match context.is_empty() {
+        true => json!({}),
+        false => json!({ key: context }),
+    }
+}
+
 /// `payload` with `message` for the user as its `systemMessage` (a field every hook event of
 /// Claude Code, Codex CLI and Gemini CLI reads); an object of its own when there was no
 /// payload. Plain output has nowhere to put it: it is left as it was.
 pub fn with_system_message(payload: Option<String>, agent: Agent, message: &str) -> Option<String> {
-    if message.is_empty() || agent == Agent::Plain {
+    // Plain output has nowhere to put it, and Copilot CLI and Cursor show no `systemMessage`.
+    if message.is_empty() || matches!(agent, Agent::Plain | Agent::Copilot | Agent::Cursor) {
         return payload;
     }
     let mut value = payload
@@ -163,6 +184,33 @@ mod tests {
         assert_eq!(value.get("hookSpecificOutput").is_some(), has_context);
         assert_eq!(with_system_message(None, Agent::Plain, "x"), None);
         assert_eq!(with_system_message(None, Agent::Claude, ""), None);
+    }
+
+    #[rstest::rstest]
+    #[case::copilot_start(
+        session_start_payload(Agent::Copilot, "ctx", Some("note")),
+        r#"{"additionalContext":"ctx"}"#
+    )]
+    #[case::copilot_empty_start(session_start_payload(Agent::Copilot, "", None), "{}")]
+    #[case::copilot_prompt(prompt_payload(Agent::Copilot, "ctx").unwrap(), r#"{"additionalContext":"ctx"}"#)]
+    #[case::copilot_prompt_with_message(
+        with_system_message(prompt_payload(Agent::Copilot, "ctx"), Agent::Copilot, "x").unwrap(),
+        r#"{"additionalContext":"ctx"}"#
+    )]
+    #[case::cursor_start(
+        session_start_payload(Agent::Cursor, "ctx", None),
+        r#"{"additional_context":"ctx"}"#
+    )]
+    fn copilot_and_cursor_read_a_top_level_context(
+        #[case] printed: String,
+        #[case] expected: &str,
+    ) {
+        assert_eq!(printed, expected);
+    }
+
+    #[test]
+    fn cursor_gets_no_prompt_payload() {
+        assert_eq!(prompt_payload(Agent::Cursor, "ctx"), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::interface::composition::HOOK_LOCK_WAIT;
 use crate::interface::environment::Environment;
 
 use super::input::HookInput;
-use super::silent_hook;
+use super::{settle_copilot_events, silent_hook};
 
 /// Whether the payload is Gemini CLI's per-turn `PreCompress`: the client fires it with
 /// `trigger: auto` before every turn that has history, before it checks the size, whether or
@@ -32,6 +32,7 @@ pub fn pre_compact(env: Environment) -> ExitCode {
                 .map_err(|error| diagnostics.push(error.to_string()))
                 .ok()
         });
+        settle_copilot_events(app, &input, input.transcript_path.as_deref(), diagnostics);
         let outcome =
             pollster::block_on(app.pre_compact(HOOK_LOCK_WAIT).record(PreCompactRequest {
                 session_id,

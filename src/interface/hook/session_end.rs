@@ -5,15 +5,16 @@ use std::time::Duration;
 
 use crate::application::SessionEndRequest;
 use crate::domain::session_id::SessionId;
+use crate::interface::cli::SessionEndArgs;
 use crate::interface::environment::Environment;
 
-use super::silent_hook;
+use super::{settle_copilot_events, silent_hook, transcript_of};
 
 /// The client gives all SessionEnd hooks 1.5 s together: wait for the seed's lock briefly.
 const SESSION_END_LOCK_WAIT: Duration = Duration::from_millis(400);
 
 /// Runs the hook. Always exits 0 with nothing on stdout.
-pub fn session_end(env: Environment) -> ExitCode {
+pub fn session_end(args: &SessionEndArgs, env: Environment) -> ExitCode {
     silent_hook("session-end", env, |app, input, diagnostics| {
         let session_id = match input.session_id.as_deref().map(SessionId::parse) {
             Some(Ok(id)) => id,
@@ -22,10 +23,12 @@ pub fn session_end(env: Environment) -> ExitCode {
                 return diagnostics.push("no session_id in the payload; no handoff written".into());
             }
         };
+        let transcript = transcript_of(app, args.agent, &input);
+        settle_copilot_events(app, &input, transcript.as_deref(), diagnostics);
         let outcome = pollster::block_on(app.session_end(SESSION_END_LOCK_WAIT).end(
             SessionEndRequest {
                 session_id,
-                transcript: input.transcript_path.clone(),
+                transcript,
                 cwd: app.cwd(input.cwd.as_deref()),
                 settings: app.handoff_settings(),
                 proposals: app.proposal_settings(),

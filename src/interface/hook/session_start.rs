@@ -11,7 +11,8 @@ use crate::interface::composition::{App, HOOK_LOCK_WAIT};
 use crate::interface::environment::Environment;
 
 use super::{
-    HookInput, answer, read_stdin, report, session_start_payload, start_watchdog, stderr_line,
+    HookInput, answer, read_stdin, report, session_start_payload, settle_copilot_events,
+    start_watchdog, stderr_line, transcript_of,
 };
 
 const EVENT: &str = "session-start";
@@ -44,11 +45,17 @@ fn compose(args: &SessionStartArgs, env: Environment) -> String {
         }
     };
     diagnostics.extend(app.warnings.iter().cloned());
+    let source = input.source.as_deref().and_then(StartSource::parse);
+    let transcript = transcript_of(&app, args.agent, &input);
+    // A resume reads the transcript for what the client still holds of carryover's context.
+    if source == Some(StartSource::Resume) {
+        settle_copilot_events(&app, &input, transcript.as_deref(), &mut diagnostics);
+    }
     let outcome = pollster::block_on(app.session_start(HOOK_LOCK_WAIT).run(StartRequest {
         session_id: input.session_id.clone(),
-        source: input.source.as_deref().and_then(StartSource::parse),
+        source,
         cwd: app.cwd(input.cwd.as_deref()),
-        transcript: input.transcript_path.clone(),
+        transcript,
         payload_model: input.model.clone(),
         mode: app.mode(None),
         consume: true,
