@@ -22,6 +22,8 @@ const MAX_TURN_REPLY: usize = 320;
 const MAX_TODOS_SHOWN: usize = 30;
 const MAX_COMMITS_SHOWN: usize = 5;
 const MAX_DECISIONS: usize = 6;
+/// A check's command is cut to this: a chained shell pipeline says less than its result.
+const MAX_CHECK_COMMAND: usize = 80;
 /// Answers among the decisions: a stated choice says more than a reply to a question.
 const MAX_ANSWERS: usize = 2;
 const MAX_FILES_GROUPED: usize = 12;
@@ -197,7 +199,11 @@ fn accomplished(digest: &SessionDigest, completed: Vec<String>) -> Vec<String> {
     }
     if let Some(check) = digest.last_check.as_ref().filter(|check| check.passed) {
         done.push(clip(
-            &format!("Last check passed: `{}`: {}", check.command, check.summary),
+            &format!(
+                "Last check passed: `{}`: {}",
+                clip(&check.command, MAX_CHECK_COMMAND),
+                check.summary
+            ),
             MAX_ITEM,
         ));
     }
