@@ -1,18 +1,21 @@
 //! Learning proposals on real user messages (`tests/fixtures/real-sessions/messages-*.json`,
-//! 680 messages of 33 published Claude Code sessions, labelled durable or not): precision and
+//! 931 messages of 52 published Claude Code sessions, labelled durable or not): precision and
 //! recall of the phrase rules at the session-end floor, per language.
 //!
-//! `cargo bench --bench proposals` prints the tune part; `-- --heldout` adds the held-out part
-//! (measure it once, when tuning is done). `-- --detail` lists the tune part's false
-//! proposals and misses; `-- --explain ID` every candidate of one tune message.
+//! `cargo bench --bench proposals` prints the tune part and `seen`, the first held-out part
+//! (measured once, tuned on since); `-- --heldout` adds the fresh held-out part
+//! (`messages-fresh.json`; measure it once, when tuning is done). `-- --detail` lists the
+//! tune part's false proposals and misses; `-- --explain ID` every candidate of one tune
+//! message.
 
 use carryover::domain::extraction::candidates_from;
 use serde_json::Value;
 
-const SETS: [&str; 3] = [
+const SETS: [&str; 4] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh.json"),
 ];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;
@@ -67,14 +70,15 @@ fn main() {
         }
         return;
     }
-    let splits: &[&str] = match args.iter().any(|arg| arg == "--heldout") {
-        true => &["tune", "heldout"],
-        false => &["tune"],
+    // The fresh held-out part is measured once, when tuning is done: `--heldout`.
+    let splits: &[(&str, &str)] = match args.iter().any(|arg| arg == "--heldout") {
+        true => &[("tune", "tune"), ("seen", "heldout"), ("heldout", "fresh")],
+        false => &[("tune", "tune"), ("seen", "heldout")],
     };
     println!("| part | language | messages | durable | proposed | precision | recall |");
     println!("|---|---|---:|---:|---:|---:|---:|");
-    for &split in splits {
-        let part: Vec<&Message> = messages.iter().filter(|m| m.split == split).collect();
+    for &(split, stored) in splits {
+        let part: Vec<&Message> = messages.iter().filter(|m| m.split == stored).collect();
         let mut languages: Vec<&str> = part.iter().map(|m| m.language.as_str()).collect();
         languages.sort_unstable();
         languages.dedup();
