@@ -10,7 +10,12 @@ use crate::interface::error::CliError;
 
 /// Runs a `learnings` subcommand.
 pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> {
-    let service = Learnings::new(app.seeds(COMMAND_LOCK_WAIT), app.embedder(), app.index());
+    let service = Learnings::new(
+        app.seeds(COMMAND_LOCK_WAIT),
+        app.embedder(),
+        app.index(),
+        app.clock.clone(),
+    );
     match command {
         LearningsCommand::List { scope, json } => {
             let found = match list_filter(*scope, app) {
