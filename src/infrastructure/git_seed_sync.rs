@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::SyncError;
 use crate::domain::ports::{MergeOutcome, PushOutcome, SeedSync, SyncRecord};
-use crate::domain::seed::{MergeConflict, Side, Timestamp};
+use crate::domain::seed::{MergeConflict, Side, Timestamp, decode_seed};
 
 use super::git::GitError;
 use super::{Git, JsonSeedRepository, write_atomic};
@@ -105,16 +105,47 @@ impl GitSeedSync {
         Ok(())
     }
 
-    /// What a sync killed half way left behind: a merge in progress is undone (the seed was
-    /// committed before it began), and an index lock no live carryover holds is removed (every
-    /// carryover that writes the repository holds the seed's lock, which the caller holds).
+    /// What a sync killed half way left behind: an index lock no live carryover holds is
+    /// removed (every carryover that writes the repository holds the seed's lock, which the
+    /// caller holds), and a merge in progress is given up, keeping the seed file as it stands
+    /// when it is a valid seed: it may hold the merge's result and a change made since, and
+    /// being a union it loses nothing when committed and merged again.
     fn recover(&self) -> Result<(), SyncError> {
         let index_lock = self.dot_git().join("index.lock");
         if index_lock.exists() {
             let _ = std::fs::remove_file(&index_lock);
         }
-        if self.dot_git().join("MERGE_HEAD").exists() {
-            self.run(&["merge", "--abort"])?;
+        if !self.dot_git().join("MERGE_HEAD").exists() {
+            return Ok(());
+        }
+        let path = self.file.path();
+        let kept = std::fs::read_to_string(path)
+            .ok()
+            .filter(|text| decode_seed(text).is_ok());
+        self.run(&["reset", "--hard", "--quiet", "HEAD"])?;
+        if let Some(text) = kept {
+            write_atomic(path, text.as_bytes()).map_err(|source| {
+                SyncError::Seed(crate::domain::SeedError::Io {
+                    path: path.to_owned(),
+                    source,
+                })
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Commits what changed in the seed's files since the last commit (session bookkeeping, a
+    /// commit that failed), so that a merge takes it along instead of stopping at it.
+    fn commit_local(&self) -> Result<(), SyncError> {
+        let name = self.name();
+        let paths: Vec<&str> = [".gitignore", "seed.schema.json", name.as_str()]
+            .into_iter()
+            .filter(|p| self.git.work_tree().join(p).is_file())
+            .collect();
+        if !paths.is_empty() {
+            self.git
+                .commit(&paths, "Sync: local changes")
+                .map_err(git_error)?;
         }
         Ok(())
     }
@@ -182,19 +213,7 @@ impl SeedSync for GitSeedSync {
         let _lock = self.lock()?;
         self.ensure_repository()?;
         self.recover()?;
-        // A change saved without a commit (session bookkeeping, a failed commit) would stop
-        // the merge; it is committed first so that it is merged, not lost.
-        let name = self.name();
-        let paths: Vec<&str> = [".gitignore", "seed.schema.json", name.as_str()]
-            .into_iter()
-            .filter(|p| self.git.work_tree().join(p).is_file())
-            .collect();
-        if !paths.is_empty() {
-            self.git
-                .commit(&paths, "Sync: local changes")
-                .map_err(git_error)?;
-        }
-        Ok(())
+        self.commit_local()
     }
 
     async fn fetch(&self) -> Result<bool, SyncError> {
@@ -210,6 +229,9 @@ impl SeedSync for GitSeedSync {
 
     async fn merge(&self) -> Result<MergeOutcome, SyncError> {
         let _lock = self.lock()?;
+        // A session may have ended while the fetch ran.
+        self.recover()?;
+        self.commit_local()?;
         let before = self.head();
         let theirs = format!("refs/remotes/{REMOTE}/{BRANCH}");
         if before.is_none() {
