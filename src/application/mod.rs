@@ -35,7 +35,9 @@ mod trust;
 mod window_settings;
 
 pub use config_notice::{CONFIG_FIX, ConfigAnnouncement, ConfigNotice};
-pub use doctor::{AgentSettings, CLIENTS, ClientVersion, Doctor, DoctorReport, DoctorRequest};
+pub use doctor::{
+    AgentSettings, CLIENTS, ClientVersion, Doctor, DoctorReport, DoctorRequest, sync_check,
+};
 pub use error::AppError;
 pub use flags::Flags;
 pub use handoffs::{FoundHandoff, HandoffFilter, HandoffSearch, Handoffs};

@@ -294,6 +294,19 @@ fn an_unreachable_remote_fails_without_losing_anything_and_status_says_so() {
             .is_some_and(|e| e.contains("could not be reached")),
         "{status}"
     );
+    let doctor = laptop
+        .carryover()
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    let check = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["subject"] == "sync")
+        .unwrap_or_else(|| panic!("no sync check: {report}"));
+    assert_eq!(check["status"], "warn", "{check}");
 }
 
 #[test]
