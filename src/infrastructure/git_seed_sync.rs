@@ -11,7 +11,7 @@ use crate::domain::ports::{MergeOutcome, PushOutcome, SeedSync, SyncRecord};
 use crate::domain::seed::{MergeConflict, Side, Timestamp, decode_seed};
 
 use super::git::GitError;
-use super::{Git, JsonSeedRepository, write_atomic};
+use super::{FileLock, Git, JsonSeedRepository, write_atomic};
 
 /// The remote's name in the data home's repository.
 const REMOTE: &str = "origin";
@@ -29,7 +29,13 @@ pub struct GitSeedSync {
     file: JsonSeedRepository,
     git: Git,
     driver: PathBuf,
+    /// Held from `prepare` to the end: one sync at a time per data home, so that git's lock
+    /// files found under both locks were left by a process that died.
+    running: std::sync::Mutex<Option<FileLock>>,
 }
+
+/// How long a sync waits for another one to finish (it may be waiting on the network).
+const SYNC_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl GitSeedSync {
     /// Syncs the repository around `file`; git runs `driver` (this carryover) to merge seeds.
@@ -44,6 +50,7 @@ impl GitSeedSync {
             git: Git::new(dir),
             file,
             driver,
+            running: std::sync::Mutex::new(None),
         }
     }
 
@@ -78,16 +85,17 @@ impl GitSeedSync {
             });
         }
         let program = shell_quoted(&self.driver.to_string_lossy());
-        self.run(&[
-            "config",
-            &format!("merge.{DRIVER}.name"),
-            "carryover: merge seeds by id",
-        ])?;
-        self.run(&[
-            "config",
-            &format!("merge.{DRIVER}.driver"),
-            &format!("{program} merge-driver %O %A %B"),
-        ])?;
+        let command = format!("{program} merge-driver %O %A %B");
+        let key = format!("merge.{DRIVER}.driver");
+        let current = self.git.run(&["config", "--get", &key]).unwrap_or_default();
+        if current.trim_end() != command {
+            self.run(&[
+                "config",
+                &format!("merge.{DRIVER}.name"),
+                "carryover: merge seeds by id",
+            ])?;
+            self.run(&["config", &key, &command])?;
+        }
         let info = self.dot_git().join("info");
         let attributes = info.join("attributes");
         let line = format!("{} merge={DRIVER}\n", self.name());
@@ -105,16 +113,13 @@ impl GitSeedSync {
         Ok(())
     }
 
-    /// What a sync killed half way left behind: an index lock no live carryover holds is
-    /// removed (every carryover that writes the repository holds the seed's lock, which the
-    /// caller holds), and a merge in progress is given up, keeping the seed file as it stands
+    /// What a sync killed half way left behind: git's lock files (`index.lock`,
+    /// `config.lock`, a ref's) are removed, since no live carryover holds them (every one that
+    /// runs git here holds the seed's lock or the sync's, and the caller holds both), and a merge in progress is given up, keeping the seed file as it stands
     /// when it is a valid seed: it may hold the merge's result and a change made since, and
     /// being a union it loses nothing when committed and merged again.
     fn recover(&self) -> Result<(), SyncError> {
-        let index_lock = self.dot_git().join("index.lock");
-        if index_lock.exists() {
-            let _ = std::fs::remove_file(&index_lock);
-        }
+        remove_lock_files(&self.dot_git(), 0);
         if !self.dot_git().join("MERGE_HEAD").exists() {
             return Ok(());
         }
@@ -180,7 +185,7 @@ impl GitSeedSync {
         }
     }
 
-    fn lock(&self) -> Result<super::FileLock, SyncError> {
+    fn lock(&self) -> Result<FileLock, SyncError> {
         Ok(self.file.lock()?)
     }
 }
@@ -210,6 +215,18 @@ impl SeedSync for GitSeedSync {
     }
 
     async fn prepare(&self) -> Result<(), SyncError> {
+        let running = FileLock::acquire(
+            &self.git.work_tree().join(".carryover-sync.lock"),
+            SYNC_LOCK_WAIT,
+        )
+        .map_err(|error| SyncError::Git {
+            command: "sync".into(),
+            message: format!("another sync is running ({error})"),
+        })?;
+        *self
+            .running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(running);
         let _lock = self.lock()?;
         self.ensure_repository()?;
         self.recover()?;
@@ -397,6 +414,24 @@ struct StoredRecord {
     at: Timestamp,
     error: Option<String>,
     conflicts: usize,
+}
+
+/// Removes git's `*.lock` files under `dir` (its refs included, a few levels down).
+fn remove_lock_files(dir: &Path, depth: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() && depth < 6 && (depth > 0 || entry.file_name() == "refs") {
+            remove_lock_files(&path, depth + 1);
+        } else if kind.is_file() && path.extension().is_some_and(|e| e == "lock") {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
 }
 
 fn git_error(error: GitError) -> SyncError {

@@ -2,6 +2,7 @@
 
 mod agent_transcript;
 mod atomic_write;
+mod background_sync;
 mod binary_embedding_index;
 mod builtin_embedder;
 mod claude_digest;
@@ -37,13 +38,14 @@ mod toml_flag_store;
 
 pub use agent_transcript::AgentTranscriptReader;
 pub use atomic_write::{create_private_dir, private_dir_within, replace_file, write_atomic};
+pub use background_sync::spawn_background_sync;
 pub use binary_embedding_index::BinaryEmbeddingIndex;
 pub use builtin_embedder::{BuiltinEmbedder, StaticModel};
 pub use claude_transcript::ClaudeTranscriptReader;
 pub use codex_transcript::CodexTranscriptReader;
 pub use config::{
     Config, ConfigError, ContextConfig, EmbedderConfig, EmbedderKind, HandoffConfig, LoadedConfig,
-    ProjectConfig, RetrievalConfig, SlugStyleConfig,
+    ProjectConfig, RetrievalConfig, SlugStyleConfig, SyncConfig,
 };
 pub use configured_embedder::ConfiguredEmbedder;
 pub use data_home::{DataHome, DataHomeError};

@@ -223,6 +223,24 @@ impl App {
         )
     }
 
+    /// With `[sync] auto = true` and a remote set, starts a sync in the background and
+    /// returns at once; whatever it meets is recorded for `status` and `doctor`, never here.
+    pub fn sync_in_background(&self) {
+        if !self.config.sync.auto {
+            return;
+        }
+        if !matches!(pollster::block_on(self.seed_sync().remote()), Ok(Some(_))) {
+            return;
+        }
+        let program = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("carryover"));
+        if let Err(error) = crate::infrastructure::spawn_background_sync(&program) {
+            self.log(
+                "sync",
+                &[format!("the background sync did not start: {error}")],
+            );
+        }
+    }
+
     /// Which side of the merge git runs in `work_tree` changed last (for the merge driver).
     pub fn newer_merge_side(&self, work_tree: &std::path::Path) -> Side {
         crate::infrastructure::newer_side(work_tree)

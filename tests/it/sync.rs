@@ -392,3 +392,54 @@ fn a_merge_left_half_done_is_recovered_with_what_was_learned_since() {
     assert_eq!(contents(&desktop), expected);
     assert_eq!(contents(&laptop), expected);
 }
+
+/// Waits (polling, no timing asserted) until `done` holds, for a background process.
+fn eventually(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..600 {
+        if done() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("{what} never happened");
+}
+
+#[test]
+fn with_auto_sync_a_learning_reaches_the_remote_without_a_sync_command() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    fs_err::write(laptop.data().join("config.toml"), "[sync]\nauto = true\n").unwrap();
+    let id = learn(&laptop, "Deploys go out on Tuesdays");
+    eventually("the background push", || {
+        std::process::Command::new("git")
+            .args(["--git-dir", remote.to_str().unwrap(), "log", "-p", "main"])
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).contains(&id))
+    });
+    eventually("the recorded result", || {
+        let status: Value = serde_json::from_str(&ok(&laptop, &["status", "--json"])).unwrap();
+        status["sync"]["ok"] == true
+    });
+}
+
+#[test]
+fn a_session_end_with_auto_sync_and_a_dead_remote_still_exits_0() {
+    let missing = tempfile::tempdir().unwrap();
+    let laptop = machine(&missing.path().join("gone.git"));
+    laptop.init();
+    fs_err::write(laptop.data().join("config.toml"), "[sync]\nauto = true\n").unwrap();
+    laptop
+        .carryover()
+        .args(["hook", "session-end"])
+        .write_stdin(r#"{"session_id":"s1","cwd":"/tmp","reason":"other"}"#)
+        .assert()
+        .success()
+        .stdout("");
+    eventually("the recorded failure", || {
+        let status: Value = serde_json::from_str(&ok(&laptop, &["status", "--json"])).unwrap();
+        status["sync"]["ok"] == false
+    });
+}

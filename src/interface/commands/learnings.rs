@@ -76,6 +76,7 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
                 pollster::block_on(service.forget(prefix))?
             };
             crate::say!("Forgot {}: {}", found.learning.id, found.learning.content);
+            app.sync_in_background();
             if let Err(error) = super::index::refresh(app, false) {
                 crate::tell!(
                     "carryover: forgotten, but the index was not updated: {}",
