@@ -136,6 +136,8 @@ impl Default for ProposalsConfig {
 pub struct SyncConfig {
     /// Sync in the background after a session ends, a `learn` and a review; never waited for.
     pub auto: bool,
+    /// Sync the projects' handoffs too (with the default projects directory only).
+    pub handoffs: bool,
 }
 
 /// `[projects."<slug>"]`.

@@ -32,6 +32,7 @@ pub struct GitSeedSync {
     /// Held from `prepare` to the end: one sync at a time per data home, so that git's lock
     /// files found under both locks were left by a process that died.
     running: std::sync::Mutex<Option<FileLock>>,
+    handoffs: bool,
 }
 
 /// How long a sync waits for another one to finish (it may be waiting on the network).
@@ -51,7 +52,44 @@ impl GitSeedSync {
             file,
             driver,
             running: std::sync::Mutex::new(None),
+            handoffs: false,
         }
+    }
+
+    /// Also syncs the projects' handoffs (`projects/<name>-<identity hash>/sessions/<id>/
+    /// handoff.md`): keyed by the project's identity (ADR 0010), so a repository cloned at
+    /// different paths on two machines shares them. Each session writes its own file, so
+    /// the machines' handoffs never touch.
+    pub fn with_handoffs(mut self, handoffs: bool) -> Self {
+        self.handoffs = handoffs;
+        self
+    }
+
+    /// The handoff files under the work tree, as paths relative to it.
+    fn handoff_paths(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        let projects = self.git.work_tree().join("projects");
+        let Ok(entries) = std::fs::read_dir(&projects) else {
+            return found;
+        };
+        for project in entries.flatten() {
+            let Ok(sessions) = std::fs::read_dir(project.path().join("sessions")) else {
+                continue;
+            };
+            for session in sessions.flatten() {
+                let file = session.path().join("handoff.md");
+                if file.is_file()
+                    && let (Some(p), Some(s)) = (
+                        project.file_name().to_str().map(str::to_owned),
+                        session.file_name().to_str().map(str::to_owned),
+                    )
+                {
+                    found.push(format!("projects/{p}/sessions/{s}/handoff.md"));
+                }
+            }
+        }
+        found.sort();
+        found
     }
 
     fn name(&self) -> String {
@@ -75,6 +113,18 @@ impl GitSeedSync {
     fn ensure_repository(&self) -> Result<(), SyncError> {
         if !self.git.is_repository() {
             self.git.init().map_err(git_error)?;
+            // As the seed store makes it (ADR 0002): only the seed's files are tracked.
+            for (name, text) in [
+                (".gitignore", super::git_seed_repository::GITIGNORE),
+                ("seed.schema.json", super::git_seed_repository::SCHEMA),
+            ] {
+                let path = self.git.work_tree().join(name);
+                if !path.exists() {
+                    write_atomic(&path, text.as_bytes()).map_err(|source| {
+                        SyncError::Seed(crate::domain::SeedError::Io { path, source })
+                    })?;
+                }
+            }
         } else if !self.git.is_healthy() {
             return Err(SyncError::Git {
                 command: "rev-parse".into(),
@@ -143,9 +193,15 @@ impl GitSeedSync {
     /// commit that failed), so that a merge takes it along instead of stopping at it.
     fn commit_local(&self) -> Result<(), SyncError> {
         let name = self.name();
+        let handoffs = if self.handoffs {
+            self.handoff_paths()
+        } else {
+            Vec::new()
+        };
         let paths: Vec<&str> = [".gitignore", "seed.schema.json", name.as_str()]
             .into_iter()
             .filter(|p| self.git.work_tree().join(p).is_file())
+            .chain(handoffs.iter().map(String::as_str))
             .collect();
         if !paths.is_empty() {
             self.git
@@ -277,6 +333,10 @@ impl SeedSync for GitSeedSync {
                     "--quiet",
                     "--no-edit",
                     "--allow-unrelated-histories",
+                    // Files other than the seed (the schema, handoffs) keep this machine's
+                    // side of a conflicting hunk; the seed has its own driver.
+                    "-X",
+                    "ours",
                     "-m",
                     "Sync: merge the seed from the remote",
                     &theirs,

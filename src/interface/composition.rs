@@ -214,11 +214,17 @@ impl App {
     /// driver.
     pub fn seed_sync(&self) -> SyncSeed<GitSeedSync> {
         let program = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("carryover"));
+        // Handoffs ride along only where they live in the seed's repository: the default
+        // projects directory of a data home that holds the seed.
+        let handoffs = self.config.sync.handoffs
+            && self.config.handoff.projects_dir.is_none()
+            && self.seed_path().parent() == Some(self.data_home.root());
         SyncSeed::new(
             GitSeedSync::new(
                 JsonSeedRepository::new(self.seed_path(), COMMAND_LOCK_WAIT),
                 program,
-            ),
+            )
+            .with_handoffs(handoffs),
             self.clock.clone(),
         )
     }

@@ -91,6 +91,15 @@ fn a_new_machine_receives_the_seed_and_sends_its_learnings_back() {
     learn(&laptop, "Deploys go out on Tuesdays");
     let first = sync(&laptop);
     assert_eq!(first["pushed"], true, "{first}");
+    assert_eq!(
+        laptop.git(&["status", "--porcelain"]),
+        "",
+        "only the seed's files are tracked"
+    );
+    assert_eq!(
+        git_in(&remote, &["ls-tree", "-r", "--name-only", "main"]),
+        ".gitignore\nseed.json\nseed.schema.json\n"
+    );
     assert_eq!(first["fetched"], false, "the remote was empty: {first}");
 
     let desktop = machine(&remote);
@@ -442,4 +451,59 @@ fn a_session_end_with_auto_sync_and_a_dead_remote_still_exits_0() {
         let status: Value = serde_json::from_str(&ok(&laptop, &["status", "--json"])).unwrap();
         status["sync"]["ok"] == false
     });
+}
+
+/// The projects directory of the project at `dir`, named by its identity (its `origin`).
+fn identity_slug(dir: &Path) -> String {
+    use carryover::domain::ports::ProjectContext;
+    use carryover::domain::project::SlugStyle;
+    let project = pollster::block_on(carryover::infrastructure::FsProjectContext.project(dir));
+    project.slug(SlugStyle::Path).as_str().to_owned()
+}
+
+#[test]
+fn handoffs_follow_the_project_to_a_clone_at_another_path() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    let desktop = machine(&remote);
+    for env in [&laptop, &desktop] {
+        fs_err::write(env.data().join("config.toml"), "[sync]\nhandoffs = true\n").unwrap();
+    }
+    let clone = |env: &Hermetic, path: &str| {
+        let dir = env.home().join(path);
+        fs_err::create_dir_all(&dir).unwrap();
+        git_in(&dir, &["init", "--quiet"]);
+        git_in(
+            &dir,
+            &[
+                "remote",
+                "add",
+                "origin",
+                "git@github.com:acme/shop-api.git",
+            ],
+        );
+        dir
+    };
+    let here = clone(&laptop, "code/shop-api");
+    let there = clone(&desktop, "work/clients/acme-shop");
+    let handoff = laptop
+        .data()
+        .join("projects")
+        .join(identity_slug(&here))
+        .join("sessions/s-laptop-1/handoff.md");
+    fs_err::create_dir_all(handoff.parent().unwrap()).unwrap();
+    fs_err::write(
+        &handoff,
+        "---\nsession_id: s-laptop-1\ntimestamp: 2026-11-22T18:00:00+00:00\nproject: shop-api\nduration_turns: 3\nsubstantive: true\nfiles_changed:\n  - src/retry.rs\n---\n## Goal\n- Add the retry budget to the fetcher\n",
+    )
+    .unwrap();
+    assert_eq!(identity_slug(&here), identity_slug(&there));
+    sync(&laptop);
+    sync(&desktop);
+    let shown = ok(
+        &desktop,
+        &["handoff", "show", "--cwd", there.to_str().unwrap()],
+    );
+    assert!(shown.contains("Add the retry budget"), "{shown}");
 }
