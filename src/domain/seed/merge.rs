@@ -4,6 +4,8 @@
 //! where two changes cannot both stand, one is kept and the other is reported (or, for a
 //! learning's text, both are kept).
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::{
@@ -265,24 +267,23 @@ impl Merger {
             ),
             ..Learned::default()
         };
-        let find = |learned: &Learned, id: &str| {
-            learned
-                .iter()
-                .find(|(_, l)| l.id == id)
-                .map(|(_, l)| l.clone())
-        };
+        // By id through maps: a seed holds thousands of learnings, and a scan per learning
+        // made the merge quadratic (0.5 s of a 10,000-learning sync).
+        let base_ids = base.map(learnings_by_id).unwrap_or_default();
+        let theirs_ids = learnings_by_id(theirs);
+        let ours_ids = learnings_by_id(ours);
         for (kind, learning) in ours.iter() {
-            match find(theirs, &learning.id) {
+            match theirs_ids.get(learning.id.as_str()) {
                 None => merged.of_mut(kind).push(learning.clone()),
                 Some(other) => {
-                    let was = base.and_then(|b| find(b, &learning.id));
-                    let both = self.learning(was.as_ref(), learning, &other);
+                    let was = base_ids.get(learning.id.as_str()).copied();
+                    let both = self.learning(was, learning, other);
                     merged.of_mut(kind).extend(both);
                 }
             }
         }
         for (kind, learning) in theirs.iter() {
-            if find(ours, &learning.id).is_none() {
+            if !ours_ids.contains_key(learning.id.as_str()) {
                 merged.of_mut(kind).push(learning.clone());
             }
         }
@@ -415,17 +416,20 @@ impl Merger {
         theirs: &[Proposal],
     ) -> Vec<Proposal> {
         let mut merged: Vec<Proposal> = Vec::with_capacity(ours.len().max(theirs.len()));
+        let base_ids = base.map(proposals_by_id).unwrap_or_default();
+        let theirs_ids = proposals_by_id(theirs);
+        let ours_ids = proposals_by_id(ours);
         for proposal in ours {
-            match theirs.iter().find(|t| t.id == proposal.id) {
+            match theirs_ids.get(proposal.id.as_str()) {
                 None => merged.push(proposal.clone()),
                 Some(other) => {
-                    let was = base.and_then(|b| b.iter().find(|p| p.id == proposal.id));
+                    let was = base_ids.get(proposal.id.as_str()).copied();
                     merged.push(self.proposal(was, proposal, other));
                 }
             }
         }
         for proposal in theirs {
-            if !ours.iter().any(|o| o.id == proposal.id) {
+            if !ours_ids.contains_key(proposal.id.as_str()) {
                 merged.push(proposal.clone());
             }
         }
@@ -474,6 +478,14 @@ impl Merger {
             },
         }
     }
+}
+
+fn learnings_by_id(learned: &Learned) -> HashMap<&str, &Learning> {
+    learned.iter().map(|(_, l)| (l.id.as_str(), l)).collect()
+}
+
+fn proposals_by_id(list: &[Proposal]) -> HashMap<&str, &Proposal> {
+    list.iter().map(|p| (p.id.as_str(), p)).collect()
 }
 
 /// A value as JSON, for a conflict's report.
