@@ -12,6 +12,7 @@ use crate::domain::agent_hooks::{
 use crate::domain::config_problem::{ConfigProblem, ConfigProblemKind};
 use crate::domain::doctor::{Check, CheckArea, CheckStatus, worst};
 use crate::domain::format::counted;
+use crate::domain::ports::SyncRecord;
 use crate::domain::ports::{
     EmbeddingIndex, LoadedSeed, ProgramLocation, Programs, SeedHistory, SeedRepository,
     SettingsFiles, TemplateFile, TemplateSource, TrustStore,
@@ -645,6 +646,38 @@ fn client_check(client: &ClientVersion) -> Check {
     Check::ok(CheckArea::Clients, client.name, detail)
 }
 
+/// The seed's sync: nothing without a remote; a warning when the last sync failed (a failed
+/// sync blocks nothing and loses nothing, so it is no failure) or never ran.
+pub fn sync_check(remote: Option<&str>, last: Option<&SyncRecord>) -> Option<Check> {
+    let remote = remote?;
+    Some(match last {
+        None => Check::warn(
+            CheckArea::Seed,
+            "sync",
+            format!("{remote} is set, but the seed was never synced"),
+            Some("run `carryover sync`".to_owned()),
+        ),
+        Some(SyncRecord {
+            error: Some(error),
+            at,
+            ..
+        }) => Check::warn(
+            CheckArea::Seed,
+            "sync",
+            format!(
+                "the last sync with {remote} failed ({}): {error}",
+                at.human()
+            ),
+            Some("run `carryover sync` to see it again; the local seed is intact".to_owned()),
+        ),
+        Some(record) => Check::ok(
+            CheckArea::Seed,
+            "sync",
+            format!("synced with {remote} at {}", record.at.human()),
+        ),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -981,5 +1014,31 @@ mod tests {
         assert_eq!(report.agents.len(), 1);
         assert_eq!(report.agents[0].wiring(), Wiring::Complete);
         assert_eq!(report.clients.len(), CLIENTS.len());
+    }
+
+    #[rstest::rstest]
+    #[case::no_remote(None, None, None)]
+    #[case::never_synced(Some("/srv/seed.git"), None, Some(CheckStatus::Warn))]
+    #[case::the_last_sync_failed(
+        Some("/srv/seed.git"),
+        Some(Some("unreachable")),
+        Some(CheckStatus::Warn)
+    )]
+    #[case::the_last_sync_worked(Some("/srv/seed.git"), Some(None), Some(CheckStatus::Ok))]
+    fn reports_the_last_sync(
+        #[case] remote: Option<&str>,
+        #[case] last: Option<Option<&str>>,
+        #[case] expected: Option<CheckStatus>,
+    ) {
+        let record = last.map(|error| SyncRecord {
+            at: crate::domain::seed::Timestamp::parse("2026-11-22T18:40:00Z").unwrap(),
+            error: error.map(str::to_owned),
+            conflicts: 0,
+        });
+        let check = sync_check(remote, record.as_ref());
+        assert_eq!(check.as_ref().map(|c| c.status), expected);
+        if let Some(Some(error)) = last {
+            assert!(check.unwrap().detail.contains(error));
+        }
     }
 }

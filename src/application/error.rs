@@ -2,7 +2,7 @@
 
 use crate::domain::{
     AgentMemoryError, EmbedError, FlagError, IndexError, RuleError, SeedError, SettingsError,
-    TemplateError, TranscriptError,
+    SyncError, TemplateError, TranscriptError,
 };
 
 /// Why a use case did not complete.
@@ -35,6 +35,9 @@ pub enum AppError {
     /// An agent's settings file could not be read, understood or written.
     #[error(transparent)]
     Settings(#[from] SettingsError),
+    /// Syncing the seed with its remote failed or was refused.
+    #[error(transparent)]
+    Sync(#[from] SyncError),
 }
 
 impl From<SeedError> for AppError {

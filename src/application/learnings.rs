@@ -1,6 +1,6 @@
 //! `carryover learnings`: list, show, search and forget confirmed learnings.
 
-use crate::domain::ports::{Embedder, EmbeddingIndex, SeedRepository};
+use crate::domain::ports::{Clock, Embedder, EmbeddingIndex, SeedRepository};
 use crate::domain::prefix::resolve_prefix;
 use crate::domain::scope::is_global;
 use crate::domain::seed::{Learning, LearningKind, Seed};
@@ -46,15 +46,17 @@ pub struct Learnings<S, E, I> {
     seeds: S,
     embedder: E,
     index: I,
+    clock: std::sync::Arc<dyn Clock>,
 }
 
 impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
     /// A service over the given ports.
-    pub fn new(seeds: S, embedder: E, index: I) -> Self {
+    pub fn new(seeds: S, embedder: E, index: I, clock: std::sync::Arc<dyn Clock>) -> Self {
         Self {
             seeds,
             embedder,
             index,
+            clock,
         }
     }
 
@@ -194,9 +196,11 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
             .collect())
     }
 
-    /// Removes the learning whose id starts with `prefix`; returns it.
+    /// Removes the learning whose id starts with `prefix`, leaving a tombstone so that a
+    /// merge with another machine's seed does not bring it back; returns it.
     pub async fn forget(&self, prefix: &str) -> Result<FoundLearning, AppError> {
         let prefix = prefix.to_owned();
+        let now = self.clock.now();
         let removed = std::sync::Arc::new(std::sync::Mutex::new(None));
         let record = removed.clone();
         self.seeds
@@ -210,6 +214,7 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
                     let list = seed.learned.of_mut(kind);
                     if let Some(at) = list.iter().position(|l| l.id == id) {
                         let learning = list.remove(at);
+                        seed.bury(&learning, now);
                         *record
                             .lock()
                             .unwrap_or_else(std::sync::PoisonError::into_inner) =
@@ -249,7 +254,7 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::application::testing::{empty_index, flat_embedder};
+    use crate::application::testing::{empty_index, fixed_clock, flat_embedder};
     use crate::domain::ports::{LoadedSeed, MockSeedRepository};
     use crate::domain::seed::decode_seed;
 
@@ -271,6 +276,8 @@ mod tests {
                 reason.to_string(),
                 "Forget: remove learning ins_Mt6gD4xCk2Za"
             );
+            let buried: Vec<String> = seed.tombstones().into_iter().map(|t| t.id).collect();
+            assert_eq!(buried, ["ins_Mt6gD4xCk2Za"], "a forget leaves a tombstone");
             Ok(seed)
         });
         seeds
@@ -278,7 +285,7 @@ mod tests {
 
     #[test]
     fn lists_shows_and_forgets_by_prefix() {
-        let learnings = Learnings::new(store(), flat_embedder(), empty_index());
+        let learnings = Learnings::new(store(), flat_embedder(), empty_index(), fixed_clock());
         let listed = pollster::block_on(learnings.list(&ScopeFilter::All)).unwrap();
         assert_eq!(listed.len(), 12);
         assert_eq!(
@@ -295,7 +302,7 @@ mod tests {
 
     #[test]
     fn search_ranks_by_the_query() {
-        let learnings = Learnings::new(store(), flat_embedder(), empty_index());
+        let learnings = Learnings::new(store(), flat_embedder(), empty_index(), fixed_clock());
         let found = pollster::block_on(learnings.search("staging database fixtures", 3)).unwrap();
         assert_eq!(found.len(), 3);
         assert_eq!(found[0].learning.id, "ins_Mt6gD4xCk2Za");

@@ -16,6 +16,7 @@ mod learn;
 mod learning_proposals;
 mod learning_retrieval;
 mod learnings;
+mod merge_seed_texts;
 mod pre_compact;
 mod prompt_recall;
 mod propose_from_transcript;
@@ -27,13 +28,16 @@ mod start_notice;
 mod start_session;
 mod startup_instruction;
 mod status_line;
+mod sync_seed;
 #[cfg(test)]
 mod testing;
 mod trust;
 mod window_settings;
 
 pub use config_notice::{CONFIG_FIX, ConfigAnnouncement, ConfigNotice};
-pub use doctor::{AgentSettings, CLIENTS, ClientVersion, Doctor, DoctorReport, DoctorRequest};
+pub use doctor::{
+    AgentSettings, CLIENTS, ClientVersion, Doctor, DoctorReport, DoctorRequest, sync_check,
+};
 pub use error::AppError;
 pub use flags::Flags;
 pub use handoffs::{FoundHandoff, HandoffFilter, HandoffSearch, Handoffs};
@@ -52,6 +56,7 @@ pub use learning_proposals::{
 };
 pub use learning_retrieval::RetrievalSettings;
 pub use learnings::{FoundLearning, Learnings, ScopeFilter};
+pub use merge_seed_texts::merge_seed_texts;
 pub use pre_compact::{CHECKPOINT_TAIL_BYTES, PreCompact, PreCompactOutcome, PreCompactRequest};
 pub use prompt_recall::{
     PromptRecall, PromptSignals, RecallOutcome, RecallRequest, RecallSettings, RecalledLearning,
@@ -67,5 +72,6 @@ pub use session_listener::{ActiveSession, ListenerNotes, ListenerRegistry, Sessi
 pub use start_session::{StartOutcome, StartRequest, StartSession, StartSettings};
 pub use startup_instruction::{StartupInstructionListener, StartupReport};
 pub use status_line::{StatusLine, StatusOutcome, StatusRequest};
+pub use sync_seed::{SyncReport, SyncSeed};
 pub use trust::{Trust, TrustPreview, TrustView};
 pub use window_settings::{WindowSettings, unknown_window_diagnostic};

@@ -165,6 +165,47 @@ pub enum SeedError {
     Rule(#[from] RuleError),
 }
 
+/// What syncing the seed through a git remote can fail with (ADR 0020).
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    /// `sync` ran before `sync remote add`.
+    #[error("no sync remote is set")]
+    NoRemote,
+    /// The remote could not be reached or read (network, path, permissions).
+    #[error("{remote} could not be reached: {message}")]
+    Unreachable {
+        /// The remote's URL.
+        remote: String,
+        /// What git said.
+        message: String,
+    },
+    /// A local git command failed.
+    #[error("git {command}: {message}")]
+    Git {
+        /// The git subcommand.
+        command: String,
+        /// What git said.
+        message: String,
+    },
+    /// One side's seed could not be read, so nothing was merged.
+    #[error("the seeds could not be merged: {reason}; the local seed is as it was")]
+    Unmergeable {
+        /// Why.
+        reason: String,
+    },
+    /// The seed to push holds what the redactor takes for a secret.
+    #[error("{id} looks like it holds a secret ({rule}); nothing was pushed")]
+    Secret {
+        /// The learning or proposal that holds it (never the secret itself).
+        id: String,
+        /// The detection rule that matched.
+        rule: String,
+    },
+    /// The seed store failed (its lock, its file).
+    #[error(transparent)]
+    Seed(#[from] SeedError),
+}
+
 /// What the per-project context state store can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {

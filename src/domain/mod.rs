@@ -31,5 +31,5 @@ pub mod transcript;
 pub use change_reason::ChangeReason;
 pub use error::{
     AgentMemoryError, EmbedError, FlagError, HandoffError, IndexError, RuleError, SeedError,
-    SettingsError, StateError, TemplateError, TranscriptError,
+    SettingsError, StateError, SyncError, TemplateError, TranscriptError,
 };

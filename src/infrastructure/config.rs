@@ -33,6 +33,8 @@ pub struct Config {
     pub embedder: EmbedderConfig,
     /// Learnings proposed from sessions.
     pub proposals: ProposalsConfig,
+    /// Sync of the seed through a git remote (ADR 0020).
+    pub sync: SyncConfig,
     /// Global feature flags.
     pub feature_flags: BTreeMap<String, FlagValue>,
     /// Per-project settings, by project slug.
@@ -126,6 +128,16 @@ impl Default for ProposalsConfig {
             duplicate_similarity: 0.8,
         }
     }
+}
+
+/// `[sync]`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SyncConfig {
+    /// Sync in the background after a session ends, a `learn` and a review; never waited for.
+    pub auto: bool,
+    /// Sync the projects' handoffs too (with the default projects directory only).
+    pub handoffs: bool,
 }
 
 /// `[projects."<slug>"]`.

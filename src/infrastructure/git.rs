@@ -142,6 +142,27 @@ impl Git {
         }
     }
 
+    /// Runs `git <args>` with `vars` added to its environment; returns whether it succeeded
+    /// with what it printed (stdout, then stderr), for callers that read a failure's words.
+    pub fn run_with_env(
+        &self,
+        args: &[&str],
+        vars: &[(&str, &std::ffi::OsStr)],
+    ) -> Result<(bool, String), GitError> {
+        let mut command = self.command(args);
+        command.stdin(Stdio::null());
+        for (key, value) in vars {
+            command.env(key, value);
+        }
+        let output = command.output().map_err(|error| GitError {
+            command: args.first().copied().unwrap_or("git").to_owned(),
+            message: error.to_string(),
+        })?;
+        let mut said = String::from_utf8_lossy(&output.stdout).into_owned();
+        said.push_str(&String::from_utf8_lossy(&output.stderr));
+        Ok((output.status.success(), said))
+    }
+
     /// Runs `git <args>` with `input` on its standard input and returns its standard output.
     pub fn run_with_input(&self, args: &[&str], input: &[u8]) -> Result<String, GitError> {
         let named = |error: std::io::Error| GitError {

@@ -12,10 +12,10 @@ use super::git::GitError;
 use super::{Git, JsonSeedRepository, write_atomic};
 
 /// Tracked by the repository that carryover creates: the seed, its schema and this file.
-const GITIGNORE: &str = "# carryover tracks only the seed; everything else here is local state.\n*\n!.gitignore\n!seed.json\n!seed.schema.json\n";
+pub(super) const GITIGNORE: &str = "# carryover tracks only the seed; everything else here is local state.\n*\n!.gitignore\n!seed.json\n!seed.schema.json\n";
 
 /// JSON Schema of the pai-seed v1 format, committed beside the seed for other tools.
-const SCHEMA: &str = include_str!("seed.schema.json");
+pub(super) const SCHEMA: &str = include_str!("seed.schema.json");
 
 /// A [`JsonSeedRepository`] whose directory is a git repository (created on first write).
 pub struct GitSeedRepository {
@@ -298,6 +298,15 @@ impl SeedRepository for GitSeedRepository {
 /// repository is someone else's, and its history is not carryover's to rewrite.
 const OWN_FILES: [&str; 3] = [".gitignore", "seed.json", "seed.schema.json"];
 
+/// `projects/<project>/sessions/<session>/handoff.md`: a handoff `[sync] handoffs` tracks.
+fn is_synced_handoff(file: &str) -> bool {
+    let parts: Vec<&str> = file.split('/').collect();
+    matches!(
+        parts.as_slice(),
+        ["projects", _, "sessions", _, "handoff.md"]
+    )
+}
+
 impl GitSeedRepository {
     /// The seed file without the text, committed, so the rewrite's newest commit is the file.
     fn purge_working_file(&self, id: &str, content: &str) -> Result<(), SeedError> {
@@ -333,11 +342,12 @@ impl GitSeedRepository {
         let git = |args: &[&str]| self.git.run(args).map_err(|e| self.git_error(e));
         let name = self.file_name();
         let tracked = git(&["log", "--all", "--format=", "--name-only"])?;
-        if let Some(foreign) = tracked
-            .lines()
-            .map(str::trim)
-            .find(|file| !file.is_empty() && !OWN_FILES.contains(file) && *file != name)
-        {
+        if let Some(foreign) = tracked.lines().map(str::trim).find(|file| {
+            !file.is_empty()
+                && !OWN_FILES.contains(file)
+                && *file != name
+                && !is_synced_handoff(file)
+        }) {
             return Err(SeedError::Git {
                 command: "log".into(),
                 dir: self.git.work_tree().to_owned(),

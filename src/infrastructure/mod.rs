@@ -2,6 +2,7 @@
 
 mod agent_transcript;
 mod atomic_write;
+mod background_sync;
 mod binary_embedding_index;
 mod builtin_embedder;
 mod claude_digest;
@@ -22,6 +23,7 @@ mod fs_template_source;
 mod gemini_transcript;
 mod git;
 mod git_seed_repository;
+mod git_seed_sync;
 mod http_embedder;
 mod json_context_state_store;
 mod json_seed_repository;
@@ -37,13 +39,14 @@ mod toml_flag_store;
 
 pub use agent_transcript::AgentTranscriptReader;
 pub use atomic_write::{create_private_dir, private_dir_within, replace_file, write_atomic};
+pub use background_sync::spawn_background_sync;
 pub use binary_embedding_index::BinaryEmbeddingIndex;
 pub use builtin_embedder::{BuiltinEmbedder, StaticModel};
 pub use claude_transcript::ClaudeTranscriptReader;
 pub use codex_transcript::CodexTranscriptReader;
 pub use config::{
     Config, ConfigError, ContextConfig, EmbedderConfig, EmbedderKind, HandoffConfig, LoadedConfig,
-    ProjectConfig, RetrievalConfig, SlugStyleConfig,
+    ProjectConfig, RetrievalConfig, SlugStyleConfig, SyncConfig,
 };
 pub use configured_embedder::ConfiguredEmbedder;
 pub use copilot_transcript::{CopilotTranscriptReader, await_hook_row};
@@ -59,6 +62,7 @@ pub use fs_template_source::FsTemplateSource;
 pub use gemini_transcript::GeminiTranscriptReader;
 pub use git::Git;
 pub use git_seed_repository::GitSeedRepository;
+pub use git_seed_sync::{GitSeedSync, REPORT_VARIABLE, append_report, newer_side};
 pub use http_embedder::HttpEmbedder;
 pub use json_context_state_store::JsonContextStateStore;
 pub use json_seed_repository::JsonSeedRepository;

@@ -84,6 +84,74 @@ pub enum Command {
     Uninstall(UninstallArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
+    /// Share the seed with your other machines through a git remote: fetch, merge, push.
+    Sync(SyncArgs),
+    /// git's merge driver for the seed (registered by `sync`; git runs it, people need not).
+    #[command(
+        hide = true,
+        after_help = "Registered in the data home's .git/config as `carryover merge-driver %O %A %B`.\n\nExample: carryover merge-driver base.json seed.json theirs.json"
+    )]
+    MergeDriver(MergeDriverArgs),
+}
+
+/// `sync` options.
+#[derive(Debug, Args)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    after_help = "The data home is a git repository that tracks the seed; `sync` fetches the \
+remote's seed, merges it into this one by id (learnings and proposals are unioned, a forgotten \
+learning stays forgotten, a decision on either side stands, the identity takes the newer change \
+per field) and pushes the result. Any git remote works: a private GitHub repository, a bare \
+repository over SSH, a local path. A seed in which the redactor finds a secret is not pushed.\n\n\
+Examples:\n  carryover sync remote add git@github.com:mara/carryover-seed.git\n  carryover sync\n  carryover sync --json"
+)]
+pub struct SyncArgs {
+    /// Set or show the remote.
+    #[command(subcommand)]
+    pub command: Option<SyncCommand>,
+    /// Print JSON for scripts: `remote`, `fetched`, `merged`, `pushed`, `conflicts`,
+    /// `learnings`, `proposals`, `forgotten`.
+    #[arg(long)]
+    pub json: bool,
+    /// Run as the automatic sync does: print nothing, record the result for `status`.
+    #[arg(long, hide = true)]
+    pub background: bool,
+}
+
+/// `sync` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum SyncCommand {
+    /// The remote the seed is synced through.
+    #[command(subcommand)]
+    #[command(after_help = "Example: carryover sync remote add /srv/git/carryover-seed.git")]
+    Remote(SyncRemoteCommand),
+}
+
+/// `sync remote add|show`.
+#[derive(Debug, Subcommand)]
+pub enum SyncRemoteCommand {
+    /// Set the remote (replacing one already set) and register the seed's merge driver.
+    #[command(
+        after_help = "Examples:\n  carryover sync remote add git@github.com:mara/carryover-seed.git\n  carryover sync remote add ssh://devbox/home/mara/seed.git\n  carryover sync remote add /srv/git/carryover-seed.git"
+    )]
+    Add {
+        /// Any URL git understands.
+        url: String,
+    },
+    /// Print the remote.
+    #[command(after_help = "Example: carryover sync remote show")]
+    Show,
+}
+
+/// `merge-driver` arguments, as git passes them.
+#[derive(Debug, Args)]
+pub struct MergeDriverArgs {
+    /// The common ancestor's seed (%O; empty when there is none).
+    pub base: PathBuf,
+    /// This side's seed (%A), where the result is written.
+    pub ours: PathBuf,
+    /// The other side's seed (%B).
+    pub theirs: PathBuf,
 }
 
 /// `completions` options.

@@ -8,7 +8,7 @@ use crate::application::{
     ConfigNotice, Doctor, HandoffSettings, Handoffs, HookInstaller, ImportAgentMemory,
     InstructionQueue, LearningProposals, ListenerRegistry, PreCompact, PromptRecall,
     ProposalSettings, ProposeFromTranscript, RecallSettings, RetrievalSettings, SessionEnd,
-    StartSession, StartSettings, StartupInstructionListener, StatusLine, WindowSettings,
+    StartSession, StartSettings, StartupInstructionListener, StatusLine, SyncSeed, WindowSettings,
 };
 use crate::domain::agent_memory::claude_project_folder;
 use crate::domain::config_problem::ConfigProblem;
@@ -16,11 +16,12 @@ use crate::domain::context::Mode;
 use crate::domain::ports::{Clock, IdGenerator, ProjectContext};
 use crate::domain::project::{Project, SlugStyle};
 use crate::domain::recall::Calibration;
+use crate::domain::seed::{MergeConflict, Side};
 use crate::infrastructure::{
     AgentTranscriptReader, BinaryEmbeddingIndex, BuiltinEmbedder, Config, ConfigError,
     ConfiguredEmbedder, DataHome, DiagnosticsLog, EmbedderKind, FixedClock, FsAgentMemoryFolder,
     FsHandoffStore, FsProjectCatalog, FsProjectContext, FsSettingsFiles, FsTemplateSource,
-    GitSeedRepository, HttpEmbedder, JsonContextStateStore, JsonSeedRepository,
+    GitSeedRepository, GitSeedSync, HttpEmbedder, JsonContextStateStore, JsonSeedRepository,
     JsonSessionRecordStore, JsonTrustStore, LoadedConfig, RandomIds, SlugStyleConfig, SystemClock,
     SystemPrograms, TomlFlagStore, VERSION_TIMEOUT,
 };
@@ -207,6 +208,56 @@ impl App {
             self.clock.clone(),
         )
         .with_notices(self.seed_notices.clone())
+    }
+
+    /// Sync of the seed through its git remote; git runs this executable as the seed's merge
+    /// driver.
+    pub fn seed_sync(&self) -> SyncSeed<GitSeedSync> {
+        let program = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("carryover"));
+        // Handoffs ride along only where they live in the seed's repository: the default
+        // projects directory of a data home that holds the seed.
+        let handoffs = self.config.sync.handoffs
+            && self.config.handoff.projects_dir.is_none()
+            && self.seed_path().parent() == Some(self.data_home.root());
+        SyncSeed::new(
+            GitSeedSync::new(
+                JsonSeedRepository::new(self.seed_path(), COMMAND_LOCK_WAIT),
+                program,
+            )
+            .with_handoffs(handoffs),
+            self.clock.clone(),
+        )
+    }
+
+    /// With `[sync] auto = true` and a remote set, starts a sync in the background and
+    /// returns at once; whatever it meets is recorded for `status` and `doctor`, never here.
+    pub fn sync_in_background(&self) {
+        if !self.config.sync.auto {
+            return;
+        }
+        if !matches!(pollster::block_on(self.seed_sync().remote()), Ok(Some(_))) {
+            return;
+        }
+        let program = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("carryover"));
+        if let Err(error) = crate::infrastructure::spawn_background_sync(&program) {
+            self.log(
+                "sync",
+                &[format!("the background sync did not start: {error}")],
+            );
+        }
+    }
+
+    /// Which side of the merge git runs in `work_tree` changed last (for the merge driver).
+    pub fn newer_merge_side(&self, work_tree: &std::path::Path) -> Side {
+        crate::infrastructure::newer_side(work_tree)
+    }
+
+    /// Passes what the merge driver could not decide to the `sync` that runs git, when one
+    /// does (`CARRYOVER_MERGE_REPORT`).
+    pub fn report_merge_conflicts(&self, conflicts: &[MergeConflict]) {
+        if let Some(path) = &self.env.merge_report {
+            crate::infrastructure::append_report(path, conflicts);
+        }
     }
 
     /// Per-project compaction state and checkpoints.

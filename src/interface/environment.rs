@@ -39,6 +39,9 @@ pub struct Environment {
     /// The coding agent this process runs under, when its shell says so (`CLAUDECODE`,
     /// `GEMINI_CLI`, `CODEX_SANDBOX`, `COPILOT_CLI`, `CURSOR_AGENT`).
     pub agent_running: Option<String>,
+    /// `CARRYOVER_MERGE_REPORT`: where the merge driver reports what it could not decide,
+    /// set by `sync` for the `git merge` it runs.
+    pub merge_report: Option<PathBuf>,
 }
 
 impl Environment {
@@ -76,6 +79,7 @@ impl Environment {
             .into_iter()
             .find(|(name, _)| text(name).is_some())
             .map(|(_, agent)| format!("the assistant ({agent})")),
+            merge_report: path("CARRYOVER_MERGE_REPORT"),
         }
     }
 

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use crate::application::AppError;
-use crate::domain::{AgentMemoryError, FlagError, RuleError, SeedError, SettingsError};
+use crate::domain::{AgentMemoryError, FlagError, RuleError, SeedError, SettingsError, SyncError};
 use crate::infrastructure::ConfigError;
 
 /// Exit code of a command that failed while working (I/O, git, a lock, a corrupt seed).
@@ -112,6 +112,7 @@ impl From<AppError> for CliError {
                 ),
             ),
             AppError::Memory(memory) => Self::failed(memory.to_string(), None),
+            AppError::Sync(sync) => sync.into(),
             AppError::Index(index) => Self::failed(
                 index.to_string(),
                 Some("remove the file and run `carryover index`"),
@@ -206,5 +207,34 @@ impl From<ConfigError> for CliError {
             error.to_string(),
             Some("fix the file; every key is optional"),
         )
+    }
+}
+
+impl From<SyncError> for CliError {
+    fn from(error: SyncError) -> Self {
+        match error {
+            SyncError::NoRemote => Self::refused(
+                error.to_string(),
+                Some(
+                    "run `carryover sync remote add URL` first (a private git repository, an SSH path or a local bare repository)",
+                ),
+            ),
+            SyncError::Secret { .. } => Self::refused(
+                error.to_string(),
+                Some(
+                    "`carryover learnings forget --purge ID` takes it out of the seed and its history; then sync again",
+                ),
+            ),
+            SyncError::Unreachable { .. } => Self::failed(
+                format!("{error}; nothing was lost, the local seed is as it was"),
+                Some(
+                    "check the URL (`git ls-remote URL`) and the network; `carryover sync remote add URL` replaces it",
+                ),
+            ),
+            SyncError::Seed(seed) => seed.into(),
+            SyncError::Unmergeable { .. } | SyncError::Git { .. } => {
+                Self::failed(error.to_string(), None)
+            }
+        }
     }
 }

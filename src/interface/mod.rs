@@ -40,7 +40,7 @@ pub fn run() -> ExitCode {
 fn run_command(command: &Command, env: Environment) -> Result<(), CliError> {
     // `doctor` reports a broken configuration rather than stopping at it.
     let app = match command {
-        Command::Doctor(_) => App::lenient(env)?,
+        Command::Doctor(_) | Command::MergeDriver(_) => App::lenient(env)?,
         _ => App::strict(env)?,
     };
     for warning in &app.warnings {
@@ -77,5 +77,7 @@ fn dispatch(command: &Command, app: &App) -> Result<(), CliError> {
         Command::Import(command) => commands::import(command, app),
         Command::Install(args) => commands::install(args, app),
         Command::Uninstall(args) => commands::uninstall(args, app),
+        Command::Sync(args) => commands::sync(args, app),
+        Command::MergeDriver(args) => commands::merge_driver(args, app),
     }
 }

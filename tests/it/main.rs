@@ -38,4 +38,5 @@ mod session_start;
 mod startup;
 mod statusline;
 mod support;
+mod sync;
 mod trust;

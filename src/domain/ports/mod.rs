@@ -12,6 +12,7 @@ mod programs;
 mod project_catalog;
 mod project_context;
 mod seed_repository;
+mod seed_sync;
 mod session_record_store;
 mod settings_files;
 mod template_source;
@@ -30,6 +31,7 @@ pub use programs::{ProgramLocation, Programs};
 pub use project_catalog::ProjectCatalog;
 pub use project_context::ProjectContext;
 pub use seed_repository::{LoadedSeed, Repaired, SeedEdit, SeedHistory, SeedRepository};
+pub use seed_sync::{MergeOutcome, PushOutcome, SeedSync, SyncRecord};
 pub use session_record_store::{RecordEdit, SessionRecordStore};
 pub use settings_files::{SettingsFileState, SettingsFiles};
 pub use template_source::{TemplateFile, TemplateSource};
@@ -60,6 +62,8 @@ pub use project_catalog::MockProjectCatalog;
 pub use project_context::MockProjectContext;
 #[cfg(test)]
 pub use seed_repository::MockSeedRepository;
+#[cfg(test)]
+pub use seed_sync::MockSeedSync;
 #[cfg(test)]
 pub use session_record_store::MockSessionRecordStore;
 #[cfg(test)]

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::application::{AgentSettings, DoctorReport, DoctorRequest};
+use crate::application::{AgentSettings, DoctorReport, DoctorRequest, sync_check};
 use crate::domain::agent_hooks::Wiring;
 use crate::domain::doctor::{CheckArea, CheckStatus};
 use crate::domain::format::counted;
@@ -25,7 +25,18 @@ pub fn doctor(args: &DoctorArgs, app: &App) -> Result<(), CliError> {
         config_path,
         config_problems: app.config_problems.clone(),
     };
-    let report = pollster::block_on(app.doctor().examine(&request));
+    let mut report = pollster::block_on(app.doctor().examine(&request));
+    let sync = app.seed_sync();
+    let remote = pollster::block_on(sync.remote()).ok().flatten();
+    let last = pollster::block_on(sync.last()).ok().flatten();
+    if let Some(check) = sync_check(remote.as_deref(), last.as_ref()) {
+        let after_seed = report
+            .checks
+            .iter()
+            .rposition(|c| c.area == CheckArea::Seed)
+            .map_or(report.checks.len(), |at| at + 1);
+        report.checks.insert(after_seed, check);
+    }
     if args.json {
         crate::say!("{}", to_json(&report));
     } else {

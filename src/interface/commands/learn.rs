@@ -59,6 +59,7 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
             error.message
         );
     }
+    app.sync_in_background();
     if args.json {
         crate::say!(
             "{}",

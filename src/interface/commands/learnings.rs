@@ -10,7 +10,12 @@ use crate::interface::error::CliError;
 
 /// Runs a `learnings` subcommand.
 pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> {
-    let service = Learnings::new(app.seeds(COMMAND_LOCK_WAIT), app.embedder(), app.index());
+    let service = Learnings::new(
+        app.seeds(COMMAND_LOCK_WAIT),
+        app.embedder(),
+        app.index(),
+        app.clock.clone(),
+    );
     match command {
         LearningsCommand::List { scope, json } => {
             let found = match list_filter(*scope, app) {
@@ -71,6 +76,7 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
                 pollster::block_on(service.forget(prefix))?
             };
             crate::say!("Forgot {}: {}", found.learning.id, found.learning.content);
+            app.sync_in_background();
             if let Err(error) = super::index::refresh(app, false) {
                 crate::tell!(
                     "carryover: forgotten, but the index was not updated: {}",

@@ -94,6 +94,15 @@ pub fn proposals(command: &ProposalsCommand, app: &App) -> Result<(), CliError> 
             json,
         } => extract(app, transcript, session_id.as_deref(), *dry_run, *json)?,
     }
+    if matches!(
+        command,
+        ProposalsCommand::Accept { .. }
+            | ProposalsCommand::Reject { .. }
+            | ProposalsCommand::Review
+    ) {
+        // Decisions reach the other machines without waiting for them (`[sync] auto`).
+        app.sync_in_background();
+    }
     Ok(())
 }
 

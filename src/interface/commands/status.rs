@@ -8,7 +8,7 @@ use crate::application::{SeedStatus, StatusReport};
 use crate::domain::IndexError;
 use crate::domain::agent_hooks::Wiring;
 use crate::domain::format::{counted, relative_time};
-use crate::domain::ports::{Embedder, ProgramLocation};
+use crate::domain::ports::{Embedder, ProgramLocation, SyncRecord};
 use crate::domain::retrieval::IndexFreshness;
 use crate::domain::seed::LearningKind;
 use crate::interface::cli::StatusArgs;
@@ -32,9 +32,11 @@ pub fn status(args: &StatusArgs, app: &App) -> Result<(), CliError> {
         value["config"] = setup.config_json(app);
         value["hooks"] = setup.hooks_json();
         value["index"] = setup.index_json();
+        value["sync"] = sync_json(app);
         crate::say!("{}", value);
     } else {
         let mut text = to_text(&report, app);
+        text.push_str(&sync_text(app));
         text.push_str(&setup.text(app));
         crate::say!("{}", text.trim_end());
     }
@@ -112,6 +114,44 @@ fn to_text(report: &StatusReport, app: &App) -> String {
         )),
     }
     out
+}
+
+/// The sync remote and the last sync's result; `None` without a remote.
+fn sync_state(app: &App) -> Option<(String, Option<SyncRecord>)> {
+    let service = app.seed_sync();
+    let remote = pollster::block_on(service.remote()).ok().flatten()?;
+    Some((remote, pollster::block_on(service.last()).ok().flatten()))
+}
+
+fn sync_json(app: &App) -> serde_json::Value {
+    match sync_state(app) {
+        None => serde_json::Value::Null,
+        Some((remote, last)) => json!({
+            "remote": remote,
+            "last_at": last.as_ref().map(|r| r.at.to_string()),
+            "ok": last.as_ref().map(|r| r.error.is_none()),
+            "error": last.as_ref().and_then(|r| r.error.clone()),
+            "conflicts": last.as_ref().map(|r| r.conflicts),
+        }),
+    }
+}
+
+fn sync_text(app: &App) -> String {
+    let Some((remote, last)) = sync_state(app) else {
+        return String::new();
+    };
+    let now = app.clock.now();
+    let last = match last {
+        None => "never synced".to_owned(),
+        Some(record) => match &record.error {
+            None => format!("last synced {}", relative_time(record.at, now)),
+            Some(error) => format!(
+                "the last sync failed {}: {error}",
+                relative_time(record.at, now)
+            ),
+        },
+    };
+    format!("Sync:       {remote}, {last}\n")
 }
 
 fn to_json(report: &StatusReport, app: &App) -> serde_json::Value {

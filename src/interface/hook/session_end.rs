@@ -38,5 +38,7 @@ pub fn session_end(args: &SessionEndArgs, env: Environment) -> ExitCode {
             diagnostics.push(format!("no handoff written: {reason}"));
         }
         diagnostics.extend(outcome.warnings);
+        // Pulls what other machines learned, off the hot path: the hook does not wait.
+        app.sync_in_background();
     })
 }

@@ -1,0 +1,517 @@
+//! The seed's repository synced through a git remote (ADR 0020): `git fetch`, `git merge` with
+//! carryover's merge driver for the seed, `git push`. Network steps run without the seed's
+//! lock; every step that changes the seed file runs under it.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::SyncError;
+use crate::domain::ports::{MergeOutcome, PushOutcome, SeedSync, SyncRecord};
+use crate::domain::seed::{MergeConflict, Side, Timestamp, decode_seed};
+
+use super::git::GitError;
+use super::{FileLock, Git, JsonSeedRepository, write_atomic};
+
+/// The remote's name in the data home's repository.
+const REMOTE: &str = "origin";
+/// The branch the seed lives on, here and on the remote.
+const BRANCH: &str = "main";
+/// The merge driver's name in `.git/config` and `.git/info/attributes`.
+pub const DRIVER: &str = "carryover-seed";
+/// Where the merge driver writes what it could not decide, when git runs it for a sync.
+pub const REPORT_VARIABLE: &str = "CARRYOVER_MERGE_REPORT";
+/// The last sync's result, beside the seed (ignored by the repository's `*`).
+const RECORD_FILE: &str = ".carryover-sync.json";
+
+/// [`SeedSync`] over the seed file's own repository.
+pub struct GitSeedSync {
+    file: JsonSeedRepository,
+    git: Git,
+    driver: PathBuf,
+    /// Held from `prepare` to the end: one sync at a time per data home, so that git's lock
+    /// files found under both locks were left by a process that died.
+    running: std::sync::Mutex<Option<FileLock>>,
+    handoffs: bool,
+}
+
+/// How long a sync waits for another one to finish (it may be waiting on the network).
+const SYNC_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+impl GitSeedSync {
+    /// Syncs the repository around `file`; git runs `driver` (this carryover) to merge seeds.
+    pub fn new(file: JsonSeedRepository, driver: PathBuf) -> Self {
+        let dir = file
+            .path()
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf();
+        Self {
+            git: Git::new(dir),
+            file,
+            driver,
+            running: std::sync::Mutex::new(None),
+            handoffs: false,
+        }
+    }
+
+    /// Also syncs the projects' handoffs (`projects/<name>-<identity hash>/sessions/<id>/
+    /// handoff.md`): keyed by the project's identity (ADR 0010), so a repository cloned at
+    /// different paths on two machines shares them. Each session writes its own file, so
+    /// the machines' handoffs never touch.
+    pub fn with_handoffs(mut self, handoffs: bool) -> Self {
+        self.handoffs = handoffs;
+        self
+    }
+
+    /// The handoff files under the work tree, as paths relative to it.
+    fn handoff_paths(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        let projects = self.git.work_tree().join("projects");
+        let Ok(entries) = std::fs::read_dir(&projects) else {
+            return found;
+        };
+        for project in entries.flatten() {
+            let Ok(sessions) = std::fs::read_dir(project.path().join("sessions")) else {
+                continue;
+            };
+            for session in sessions.flatten() {
+                let file = session.path().join("handoff.md");
+                if file.is_file()
+                    && let (Some(p), Some(s)) = (
+                        project.file_name().to_str().map(str::to_owned),
+                        session.file_name().to_str().map(str::to_owned),
+                    )
+                {
+                    found.push(format!("projects/{p}/sessions/{s}/handoff.md"));
+                }
+            }
+        }
+        found.sort();
+        found
+    }
+
+    fn name(&self) -> String {
+        self.file.path().file_name().map_or_else(
+            || "seed.json".to_owned(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    }
+
+    fn dot_git(&self) -> PathBuf {
+        self.git.work_tree().join(".git")
+    }
+
+    fn run(&self, args: &[&str]) -> Result<String, SyncError> {
+        self.git.run(args).map_err(git_error)
+    }
+
+    /// Creates the repository when there is none (a new machine) and registers the driver:
+    /// in `.git/config` and `.git/info/attributes`, never in a tracked file, so the remote's
+    /// history holds only the seed's files and every clone registers its own carryover.
+    fn ensure_repository(&self) -> Result<(), SyncError> {
+        if !self.git.is_repository() {
+            self.git.init().map_err(git_error)?;
+            // As the seed store makes it (ADR 0002): only the seed's files are tracked.
+            for (name, text) in [
+                (".gitignore", super::git_seed_repository::GITIGNORE),
+                ("seed.schema.json", super::git_seed_repository::SCHEMA),
+            ] {
+                let path = self.git.work_tree().join(name);
+                if !path.exists() {
+                    write_atomic(&path, text.as_bytes()).map_err(|source| {
+                        SyncError::Seed(crate::domain::SeedError::Io { path, source })
+                    })?;
+                }
+            }
+        } else if !self.git.is_healthy() {
+            return Err(SyncError::Git {
+                command: "rev-parse".into(),
+                message: format!(
+                    "{} does not work as a git repository; run any `carryover learn` to have it made anew",
+                    self.dot_git().display()
+                ),
+            });
+        }
+        let program = shell_quoted(&self.driver.to_string_lossy());
+        let command = format!("{program} merge-driver %O %A %B");
+        let key = format!("merge.{DRIVER}.driver");
+        let current = self.git.run(&["config", "--get", &key]).unwrap_or_default();
+        if current.trim_end() != command {
+            self.run(&[
+                "config",
+                &format!("merge.{DRIVER}.name"),
+                "carryover: merge seeds by id",
+            ])?;
+            self.run(&["config", &key, &command])?;
+        }
+        let info = self.dot_git().join("info");
+        let attributes = info.join("attributes");
+        let line = format!("{} merge={DRIVER}\n", self.name());
+        let current = std::fs::read_to_string(&attributes).unwrap_or_default();
+        if !current.lines().any(|l| l == line.trim_end()) {
+            let io = |source| {
+                SyncError::Seed(crate::domain::SeedError::Io {
+                    path: attributes.clone(),
+                    source,
+                })
+            };
+            std::fs::create_dir_all(&info).map_err(io)?;
+            write_atomic(&attributes, format!("{current}{line}").as_bytes()).map_err(io)?;
+        }
+        Ok(())
+    }
+
+    /// What a sync killed half way left behind: git's lock files (`index.lock`,
+    /// `config.lock`, a ref's) are removed, since no live carryover holds them (every one that
+    /// runs git here holds the seed's lock or the sync's, and the caller holds both), and a merge in progress is given up, keeping the seed file as it stands
+    /// when it is a valid seed: it may hold the merge's result and a change made since, and
+    /// being a union it loses nothing when committed and merged again.
+    fn recover(&self) -> Result<(), SyncError> {
+        remove_lock_files(&self.dot_git(), 0);
+        if !self.dot_git().join("MERGE_HEAD").exists() {
+            return Ok(());
+        }
+        let path = self.file.path();
+        let kept = std::fs::read_to_string(path)
+            .ok()
+            .filter(|text| decode_seed(text).is_ok());
+        self.run(&["reset", "--hard", "--quiet", "HEAD"])?;
+        if let Some(text) = kept {
+            write_atomic(path, text.as_bytes()).map_err(|source| {
+                SyncError::Seed(crate::domain::SeedError::Io {
+                    path: path.to_owned(),
+                    source,
+                })
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Commits what changed in the seed's files since the last commit (session bookkeeping, a
+    /// commit that failed), so that a merge takes it along instead of stopping at it.
+    fn commit_local(&self) -> Result<(), SyncError> {
+        let name = self.name();
+        let handoffs = if self.handoffs {
+            self.handoff_paths()
+        } else {
+            Vec::new()
+        };
+        let paths: Vec<&str> = [".gitignore", "seed.schema.json", name.as_str()]
+            .into_iter()
+            .filter(|p| self.git.work_tree().join(p).is_file())
+            .chain(handoffs.iter().map(String::as_str))
+            .collect();
+        if !paths.is_empty() {
+            self.git
+                .commit(&paths, "Sync: local changes")
+                .map_err(git_error)?;
+        }
+        Ok(())
+    }
+
+    fn head(&self) -> Option<String> {
+        self.git
+            .run(&["rev-parse", "--verify", "--quiet", "HEAD"])
+            .ok()
+            .map(|h| h.trim().to_owned())
+    }
+
+    fn remote_head(&self) -> Option<String> {
+        self.git
+            .run(&[
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                &format!("refs/remotes/{REMOTE}/{BRANCH}"),
+            ])
+            .ok()
+            .map(|h| h.trim().to_owned())
+    }
+
+    fn unreachable(&self, message: String) -> SyncError {
+        SyncError::Unreachable {
+            remote: self
+                .git
+                .run(&["remote", "get-url", REMOTE])
+                .map(|url| url.trim().to_owned())
+                .unwrap_or_else(|_| REMOTE.to_owned()),
+            message,
+        }
+    }
+
+    fn lock(&self) -> Result<FileLock, SyncError> {
+        Ok(self.file.lock()?)
+    }
+}
+
+#[async_trait::async_trait]
+impl SeedSync for GitSeedSync {
+    async fn remote(&self) -> Result<Option<String>, SyncError> {
+        if !self.git.is_repository() {
+            return Ok(None);
+        }
+        Ok(self
+            .git
+            .run(&["remote", "get-url", REMOTE])
+            .ok()
+            .map(|url| url.trim().to_owned()))
+    }
+
+    async fn set_remote(&self, url: &str) -> Result<(), SyncError> {
+        let _lock = self.lock()?;
+        self.ensure_repository()?;
+        if self.remote().await?.is_some() {
+            self.run(&["remote", "set-url", REMOTE, url])?;
+        } else {
+            self.run(&["remote", "add", REMOTE, url])?;
+        }
+        Ok(())
+    }
+
+    async fn prepare(&self) -> Result<(), SyncError> {
+        let running = FileLock::acquire(
+            &self.git.work_tree().join(".carryover-sync.lock"),
+            SYNC_LOCK_WAIT,
+        )
+        .map_err(|error| SyncError::Git {
+            command: "sync".into(),
+            message: format!("another sync is running ({error})"),
+        })?;
+        *self
+            .running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(running);
+        let _lock = self.lock()?;
+        self.ensure_repository()?;
+        self.recover()?;
+        self.commit_local()
+    }
+
+    async fn fetch(&self) -> Result<bool, SyncError> {
+        let (ok, said) = self
+            .git
+            .run_with_env(&["fetch", "--quiet", "--prune", REMOTE], &[])
+            .map_err(git_error)?;
+        if !ok {
+            return Err(self.unreachable(last_line(&said)));
+        }
+        Ok(self.remote_head().is_some())
+    }
+
+    async fn merge(&self) -> Result<MergeOutcome, SyncError> {
+        let _lock = self.lock()?;
+        // A session may have ended while the fetch ran.
+        self.recover()?;
+        self.commit_local()?;
+        let before = self.head();
+        let theirs = format!("refs/remotes/{REMOTE}/{BRANCH}");
+        if before.is_none() {
+            // A new machine: the remote's history becomes this one's.
+            let (ok, said) = self
+                .git
+                .run_with_env(&["reset", "--hard", "--quiet", &theirs], &[])
+                .map_err(git_error)?;
+            if !ok {
+                return Err(SyncError::Unmergeable {
+                    reason: last_line(&said),
+                });
+            }
+            return Ok(MergeOutcome {
+                changed: true,
+                conflicts: Vec::new(),
+            });
+        }
+        let report = self.dot_git().join("carryover-merge-report.jsonl");
+        let _ = std::fs::remove_file(&report);
+        let (ok, said) = self
+            .git
+            .run_with_env(
+                &[
+                    "merge",
+                    "--quiet",
+                    "--no-edit",
+                    "--allow-unrelated-histories",
+                    // Files other than the seed (the schema, handoffs) keep this machine's
+                    // side of a conflicting hunk; the seed has its own driver.
+                    "-X",
+                    "ours",
+                    "-m",
+                    "Sync: merge the seed from the remote",
+                    &theirs,
+                ],
+                &[(REPORT_VARIABLE, report.as_os_str())],
+            )
+            .map_err(git_error)?;
+        let conflicts = read_report(&report);
+        let _ = std::fs::remove_file(&report);
+        if !ok {
+            let _ = self.git.run(&["merge", "--abort"]);
+            return Err(SyncError::Unmergeable {
+                reason: said
+                    .lines()
+                    .find(|l| l.contains("carryover"))
+                    .map_or_else(|| last_line(&said), str::to_owned),
+            });
+        }
+        Ok(MergeOutcome {
+            changed: self.head() != before,
+            conflicts,
+        })
+    }
+
+    async fn outgoing(&self) -> Result<Option<String>, SyncError> {
+        if self.head().is_none() {
+            return Ok(None);
+        }
+        match self.git.show("HEAD", &self.name()) {
+            Ok(text) => Ok(Some(text)),
+            Err(_) => Ok(None),
+        }
+    }
+
+    async fn push(&self) -> Result<PushOutcome, SyncError> {
+        if self.head().is_some() && self.head() == self.remote_head() {
+            return Ok(PushOutcome::UpToDate);
+        }
+        let refspec = format!("HEAD:refs/heads/{BRANCH}");
+        let (ok, said) = self
+            .git
+            .run_with_env(&["push", "--porcelain", REMOTE, &refspec], &[])
+            .map_err(git_error)?;
+        if ok {
+            let up_to_date = said
+                .lines()
+                .any(|l| l.starts_with('=') && l.contains(BRANCH));
+            return Ok(if up_to_date {
+                PushOutcome::UpToDate
+            } else {
+                PushOutcome::Pushed
+            });
+        }
+        if said.contains("[rejected]")
+            || said.contains("non-fast-forward")
+            || said.contains("fetch first")
+        {
+            return Ok(PushOutcome::Rejected);
+        }
+        Err(self.unreachable(last_line(&said)))
+    }
+
+    async fn record(&self, record: &SyncRecord) -> Result<(), SyncError> {
+        let path = self.git.work_tree().join(RECORD_FILE);
+        let stored = StoredRecord {
+            at: record.at,
+            error: record.error.clone(),
+            conflicts: record.conflicts,
+        };
+        let text = serde_json::to_string_pretty(&stored).unwrap_or_default();
+        write_atomic(&path, text.as_bytes())
+            .map_err(|source| SyncError::Seed(crate::domain::SeedError::Io { path, source }))
+    }
+
+    async fn last(&self) -> Result<Option<SyncRecord>, SyncError> {
+        let path = self.git.work_tree().join(RECORD_FILE);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return Ok(None);
+        };
+        Ok(serde_json::from_str::<StoredRecord>(&text)
+            .ok()
+            .map(|stored| SyncRecord {
+                at: stored.at,
+                error: stored.error,
+                conflicts: stored.conflicts,
+            }))
+    }
+}
+
+/// Which side of the merge git is running changed last: the newer of the two head commits
+/// (`HEAD` and `MERGE_HEAD`), ours when git is not merging (a rebase, a cherry-pick) or the
+/// times are equal. The seed keeps no time per field, so commit time stands in (ADR 0021).
+pub fn newer_side(work_tree: &Path) -> Side {
+    let git = Git::new(work_tree);
+    let time = |rev: &str| {
+        git.run(&["log", "-1", "--format=%ct", rev])
+            .ok()
+            .and_then(|t| t.trim().parse::<i64>().ok())
+    };
+    match (time("HEAD"), time("MERGE_HEAD")) {
+        (Some(ours), Some(theirs)) if theirs > ours => Side::Theirs,
+        _ => Side::Ours,
+    }
+}
+
+/// Appends what a merge could not decide to the report a sync reads (`$CARRYOVER_MERGE_REPORT`).
+pub fn append_report(path: &Path, conflicts: &[MergeConflict]) {
+    let mut text = std::fs::read_to_string(path).unwrap_or_default();
+    for conflict in conflicts {
+        let line = serde_json::json!({
+            "path": conflict.path,
+            "kept": conflict.kept,
+            "other": conflict.other,
+        });
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    let _ = write_atomic(path, text.as_bytes());
+}
+
+fn read_report(path: &Path) -> Vec<MergeConflict> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .map(|v| MergeConflict {
+            path: v["path"].as_str().unwrap_or_default().to_owned(),
+            kept: v["kept"].as_str().unwrap_or_default().to_owned(),
+            other: v["other"].as_str().unwrap_or_default().to_owned(),
+        })
+        .collect()
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoredRecord {
+    at: Timestamp,
+    error: Option<String>,
+    conflicts: usize,
+}
+
+/// Removes git's `*.lock` files under `dir` (its refs included, a few levels down).
+fn remove_lock_files(dir: &Path, depth: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() && depth < 6 && (depth > 0 || entry.file_name() == "refs") {
+            remove_lock_files(&path, depth + 1);
+        } else if kind.is_file() && path.extension().is_some_and(|e| e == "lock") {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
+fn git_error(error: GitError) -> SyncError {
+    SyncError::Git {
+        command: error.command,
+        message: error.message,
+    }
+}
+
+fn last_line(said: &str) -> String {
+    said.trim()
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("failed")
+        .trim()
+        .to_owned()
+}
+
+/// `text` quoted for `sh`, which git runs the driver with.
+fn shell_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}

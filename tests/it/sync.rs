@@ -1,0 +1,509 @@
+//! `carryover sync`: two data homes (two machines) and a bare remote on disk; concurrent edits
+//! on both sides, a secret that must not leave, an unreachable remote, a sync killed mid-way.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+use crate::support::{Hermetic, git_in};
+
+/// A bare repository standing in for the user's private remote.
+fn bare_remote() -> (TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("seed.git");
+    fs_err::create_dir_all(&path).unwrap();
+    git_in(
+        &path,
+        &["init", "--quiet", "--bare", "--initial-branch=main"],
+    );
+    (dir, path)
+}
+
+/// `carryover ARGS` that must succeed; returns its stdout, or panics with its stderr.
+fn ok(env: &Hermetic, args: &[&str]) -> String {
+    let output = env.carryover().args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "carryover {args:?} failed ({}): {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn sync(env: &Hermetic) -> Value {
+    serde_json::from_str(&ok(env, &["sync", "--json"])).unwrap()
+}
+
+/// A machine whose data home syncs through `remote`.
+fn machine(remote: &Path) -> Hermetic {
+    let env = Hermetic::new();
+    ok(&env, &["sync", "remote", "add", remote.to_str().unwrap()]);
+    env
+}
+
+fn contents(env: &Hermetic) -> Vec<String> {
+    let listed: Value =
+        serde_json::from_str(&ok(env, &["learnings", "list", "--all", "--json"])).unwrap();
+    let mut texts: Vec<String> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["content"].as_str().unwrap().to_owned())
+        .collect();
+    texts.sort();
+    texts
+}
+
+fn learn(env: &Hermetic, text: &str) -> String {
+    let learned: Value =
+        serde_json::from_str(&ok(env, &["learn", "--json", "insight", text])).unwrap();
+    learned["id"].as_str().unwrap().to_owned()
+}
+
+fn seed(env: &Hermetic) -> Value {
+    serde_json::from_str(&fs_err::read_to_string(env.seed_path()).unwrap()).unwrap()
+}
+
+/// Puts a pending proposal into the seed by hand (as a session end would).
+fn propose(env: &Hermetic, id: &str, text: &str) {
+    let mut value = seed(env);
+    value["state"]["proposals"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "id": id, "type": "pattern", "content": text, "source": "s1",
+            "extractedAt": "2026-11-22T18:00:00.000Z", "status": "pending"
+        }));
+    fs_err::write(
+        env.seed_path(),
+        serde_json::to_string_pretty(&value).unwrap(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_new_machine_receives_the_seed_and_sends_its_learnings_back() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    learn(&laptop, "Deploys go out on Tuesdays");
+    let first = sync(&laptop);
+    assert_eq!(first["pushed"], true, "{first}");
+    assert_eq!(
+        laptop.git(&["status", "--porcelain"]),
+        "",
+        "only the seed's files are tracked"
+    );
+    assert_eq!(
+        git_in(&remote, &["ls-tree", "-r", "--name-only", "main"]),
+        ".gitignore\nseed.json\nseed.schema.json\n"
+    );
+    assert_eq!(first["fetched"], false, "the remote was empty: {first}");
+
+    let desktop = machine(&remote);
+    let received = sync(&desktop);
+    assert_eq!(received["merged"], true, "{received}");
+    assert_eq!(contents(&desktop), ["Deploys go out on Tuesdays"]);
+    assert!(ok(&desktop, &["identity", "show"]).contains("Mara"));
+
+    learn(&desktop, "CI runs on arm64");
+    sync(&desktop);
+    sync(&laptop);
+    assert_eq!(
+        contents(&laptop),
+        ["CI runs on arm64", "Deploys go out on Tuesdays"]
+    );
+}
+
+#[test]
+fn concurrent_edits_on_both_machines_merge_by_id() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    let doomed = learn(&laptop, "Staging resets every Sunday");
+    learn(&laptop, "Deploys go out on Tuesdays");
+    propose(&laptop, "prp_shared0001", "Prefers early returns");
+    propose(&laptop, "prp_other00001", "Prefers small commits");
+    sync(&laptop);
+    let desktop = machine(&remote);
+    sync(&desktop);
+
+    // Apart: each machine adds, decides and renames on its own.
+    learn(&laptop, "The laptop learned this");
+    ok(&laptop, &["learnings", "forget", &doomed]);
+    ok(&laptop, &["proposals", "accept", "prp_shared0001"]);
+    ok(
+        &laptop,
+        &["identity", "set", "timezone", "America/New_York"],
+    );
+    learn(&desktop, "The desktop learned this");
+    ok(&desktop, &["learnings", "pin", &doomed]);
+    ok(&desktop, &["proposals", "reject", "prp_shared0001"]);
+    ok(&desktop, &["proposals", "reject", "prp_other00001"]);
+    ok(&desktop, &["identity", "set", "ai-name", "Iris"]);
+
+    sync(&laptop);
+    let merged = sync(&desktop);
+    assert_eq!(merged["merged"], true, "{merged}");
+    let conflicts = merged["conflicts"].as_array().unwrap();
+    assert_eq!(
+        conflicts.len(),
+        1,
+        "accepted here, rejected there: {merged}"
+    );
+    assert_eq!(conflicts[0]["path"], "prp_shared0001");
+    sync(&laptop);
+
+    for env in [&laptop, &desktop] {
+        assert_eq!(
+            contents(env),
+            [
+                "Deploys go out on Tuesdays",
+                "Prefers early returns",
+                "The desktop learned this",
+                "The laptop learned this",
+            ],
+            "the forgotten learning stays forgotten, the accepted one is learned"
+        );
+        let seed = seed(env);
+        let statuses: Vec<(&str, &str)> = seed["state"]["proposals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p["id"].as_str().unwrap(), p["status"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            statuses,
+            [
+                ("prp_shared0001", "accepted"),
+                ("prp_other00001", "rejected")
+            ]
+        );
+        assert_eq!(seed["identity"]["aiName"], "Iris");
+        assert_eq!(
+            seed["identity"]["preferences"]["timezone"],
+            "America/New_York"
+        );
+    }
+    assert_eq!(
+        seed(&laptop),
+        seed(&desktop),
+        "both machines hold the same seed"
+    );
+}
+
+#[test]
+fn the_same_learning_written_on_two_machines_becomes_one() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    sync(&laptop);
+    let desktop = machine(&remote);
+    sync(&desktop);
+    learn(&laptop, "Deploys go out on Tuesdays");
+    learn(&desktop, "deploys go out on   tuesdays.");
+    sync(&laptop);
+    sync(&desktop);
+    sync(&laptop);
+    assert_eq!(contents(&desktop).len(), 1, "{:?}", contents(&desktop));
+    assert_eq!(contents(&laptop), contents(&desktop));
+}
+
+#[test]
+fn two_machines_set_up_apart_merge_their_seeds() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    learn(&laptop, "The laptop learned this");
+    sync(&laptop);
+    let desktop = machine(&remote);
+    desktop.init();
+    learn(&desktop, "The desktop learned this");
+    let merged = sync(&desktop);
+    assert_eq!(merged["pushed"], true, "{merged}");
+    sync(&laptop);
+    assert_eq!(
+        contents(&laptop),
+        ["The desktop learned this", "The laptop learned this"]
+    );
+}
+
+#[test]
+fn a_plain_git_pull_in_the_data_home_merges_the_seed_by_id() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    sync(&laptop);
+    let desktop = machine(&remote);
+    sync(&desktop);
+    learn(&laptop, "The laptop learned this");
+    sync(&laptop);
+    learn(&desktop, "The desktop learned this");
+    git_in(
+        &desktop.data(),
+        &[
+            "pull",
+            "--quiet",
+            "--no-rebase",
+            "--no-edit",
+            "origin",
+            "main",
+        ],
+    );
+    let text = fs_err::read_to_string(desktop.seed_path()).unwrap();
+    assert!(!text.contains("<<<<<<<"), "{text}");
+    assert_eq!(
+        contents(&desktop),
+        ["The desktop learned this", "The laptop learned this"]
+    );
+}
+
+#[test]
+fn sync_refuses_to_push_a_seed_that_holds_a_secret() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    sync(&laptop);
+    let id = learn(&laptop, "The deploy key lives in the vault");
+    let secret = "AKIAZ3MTQ7LP4XN2WBQD";
+    let text = fs_err::read_to_string(laptop.seed_path())
+        .unwrap()
+        .replace("lives in the vault", &format!("is {secret}"));
+    fs_err::write(laptop.seed_path(), text).unwrap();
+    let output = laptop.carryover().args(["sync"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(&id), "names the learning: {stderr}");
+    assert!(!stderr.contains(secret), "never the secret: {stderr}");
+    let published = git_in(&remote, &["log", "-p", "--all"]);
+    assert!(!published.contains(secret));
+}
+
+#[test]
+fn an_unreachable_remote_fails_without_losing_anything_and_status_says_so() {
+    let missing = tempfile::tempdir().unwrap();
+    let laptop = machine(&missing.path().join("gone.git"));
+    laptop.init();
+    learn(&laptop, "Deploys go out on Tuesdays");
+    let before = fs_err::read(laptop.seed_path()).unwrap();
+    let output = laptop.carryover().args(["sync"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("could not be reached"), "{stderr}");
+    assert!(stderr.contains("hint:"), "{stderr}");
+    assert_eq!(fs_err::read(laptop.seed_path()).unwrap(), before);
+    assert_eq!(contents(&laptop), ["Deploys go out on Tuesdays"]);
+    let status: Value = serde_json::from_str(&ok(&laptop, &["status", "--json"])).unwrap();
+    assert_eq!(status["sync"]["ok"], false, "{status}");
+    assert!(
+        status["sync"]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("could not be reached")),
+        "{status}"
+    );
+    let doctor = laptop
+        .carryover()
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    let check = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["subject"] == "sync")
+        .unwrap_or_else(|| panic!("no sync check: {report}"));
+    assert_eq!(check["status"], "warn", "{check}");
+}
+
+#[test]
+fn sync_without_a_remote_says_how_to_set_one() {
+    let env = Hermetic::new();
+    env.init();
+    env.carryover()
+        .args(["sync"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("sync remote add"));
+}
+
+#[test]
+fn a_sync_killed_at_any_point_loses_nothing() {
+    use std::process::Stdio;
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    learn(&laptop, "The laptop learned this");
+    sync(&laptop);
+    let desktop = machine(&remote);
+    sync(&desktop);
+    for round in 0..12u64 {
+        learn(&laptop, &format!("Laptop learning number {round}"));
+        sync(&laptop);
+        learn(&desktop, &format!("Desktop learning number {round}"));
+        let mut command = desktop.std_carryover();
+        command
+            .args(["sync"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        // Its own process group, so that SIGKILL takes the git it runs along with it.
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().unwrap();
+        // Killed at a different point each round: before the fetch, in the merge, in the push.
+        std::thread::sleep(std::time::Duration::from_millis(round * 7));
+        let group = i32::try_from(child.id()).unwrap();
+        // SAFETY: kill(2) with a process group id this test created; no memory is involved.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
+        let _ = child.wait();
+    }
+    // A killed `git merge` may have left its own state; the next sync recovers from it.
+    sync(&desktop);
+    sync(&laptop);
+    let texts = contents(&laptop);
+    for round in 0..12 {
+        for who in ["Laptop", "Desktop"] {
+            let text = format!("{who} learning number {round}");
+            assert!(texts.contains(&text), "{text} lost: {texts:?}");
+        }
+    }
+    assert_eq!(contents(&desktop), texts);
+}
+
+#[test]
+fn a_merge_left_half_done_is_recovered_with_what_was_learned_since() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    sync(&laptop);
+    let desktop = machine(&remote);
+    sync(&desktop);
+    learn(&laptop, "The laptop learned this");
+    sync(&laptop);
+    learn(&desktop, "The desktop learned this");
+    // What a sync killed between git's merge and its commit leaves: MERGE_HEAD and a merged
+    // seed in the work tree; then a learning is saved (its commit cannot happen mid-merge).
+    git_in(&desktop.data(), &["fetch", "--quiet", "origin"]);
+    git_in(
+        &desktop.data(),
+        &["merge", "--no-commit", "--quiet", "origin/main"],
+    );
+    assert!(desktop.data().join(".git/MERGE_HEAD").exists());
+    learn(&desktop, "Learned while the merge was half done");
+    sync(&desktop);
+    sync(&laptop);
+    let expected = [
+        "Learned while the merge was half done",
+        "The desktop learned this",
+        "The laptop learned this",
+    ];
+    assert_eq!(contents(&desktop), expected);
+    assert_eq!(contents(&laptop), expected);
+}
+
+/// Waits (polling, no timing asserted) until `done` holds, for a background process.
+fn eventually(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..600 {
+        if done() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("{what} never happened");
+}
+
+#[test]
+fn with_auto_sync_a_learning_reaches_the_remote_without_a_sync_command() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    fs_err::write(laptop.data().join("config.toml"), "[sync]\nauto = true\n").unwrap();
+    let id = learn(&laptop, "Deploys go out on Tuesdays");
+    eventually("the background push", || {
+        std::process::Command::new("git")
+            .args(["--git-dir", remote.to_str().unwrap(), "log", "-p", "main"])
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).contains(&id))
+    });
+    eventually("the recorded result", || {
+        let status: Value = serde_json::from_str(&ok(&laptop, &["status", "--json"])).unwrap();
+        status["sync"]["ok"] == true
+    });
+}
+
+#[test]
+fn a_session_end_with_auto_sync_and_a_dead_remote_still_exits_0() {
+    let missing = tempfile::tempdir().unwrap();
+    let laptop = machine(&missing.path().join("gone.git"));
+    laptop.init();
+    fs_err::write(laptop.data().join("config.toml"), "[sync]\nauto = true\n").unwrap();
+    laptop
+        .carryover()
+        .args(["hook", "session-end"])
+        .write_stdin(r#"{"session_id":"s1","cwd":"/tmp","reason":"other"}"#)
+        .assert()
+        .success()
+        .stdout("");
+    eventually("the recorded failure", || {
+        let status: Value = serde_json::from_str(&ok(&laptop, &["status", "--json"])).unwrap();
+        status["sync"]["ok"] == false
+    });
+}
+
+/// The projects directory of the project at `dir`, named by its identity (its `origin`).
+fn identity_slug(dir: &Path) -> String {
+    use carryover::domain::ports::ProjectContext;
+    use carryover::domain::project::SlugStyle;
+    let project = pollster::block_on(carryover::infrastructure::FsProjectContext.project(dir));
+    project.slug(SlugStyle::Path).as_str().to_owned()
+}
+
+#[test]
+fn handoffs_follow_the_project_to_a_clone_at_another_path() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    let desktop = machine(&remote);
+    for env in [&laptop, &desktop] {
+        fs_err::write(env.data().join("config.toml"), "[sync]\nhandoffs = true\n").unwrap();
+    }
+    let clone = |env: &Hermetic, path: &str| {
+        let dir = env.home().join(path);
+        fs_err::create_dir_all(&dir).unwrap();
+        git_in(&dir, &["init", "--quiet"]);
+        git_in(
+            &dir,
+            &[
+                "remote",
+                "add",
+                "origin",
+                "git@github.com:acme/shop-api.git",
+            ],
+        );
+        dir
+    };
+    let here = clone(&laptop, "code/shop-api");
+    let there = clone(&desktop, "work/clients/acme-shop");
+    let handoff = laptop
+        .data()
+        .join("projects")
+        .join(identity_slug(&here))
+        .join("sessions/s-laptop-1/handoff.md");
+    fs_err::create_dir_all(handoff.parent().unwrap()).unwrap();
+    fs_err::write(
+        &handoff,
+        "---\nsession_id: s-laptop-1\ntimestamp: 2026-11-22T18:00:00+00:00\nproject: shop-api\nduration_turns: 3\nsubstantive: true\nfiles_changed:\n  - src/retry.rs\n---\n## Goal\n- Add the retry budget to the fetcher\n",
+    )
+    .unwrap();
+    assert_eq!(identity_slug(&here), identity_slug(&there));
+    sync(&laptop);
+    sync(&desktop);
+    let shown = ok(
+        &desktop,
+        &["handoff", "show", "--cwd", there.to_str().unwrap()],
+    );
+    assert!(shown.contains("Add the retry budget"), "{shown}");
+}
