@@ -21,6 +21,8 @@ const BRANCH: &str = "main";
 pub const DRIVER: &str = "carryover-seed";
 /// Where the merge driver writes what it could not decide, when git runs it for a sync.
 pub const REPORT_VARIABLE: &str = "CARRYOVER_MERGE_REPORT";
+/// Which side changed last (`ours` or `theirs`), as `sync` tells the merge driver.
+pub const NEWER_VARIABLE: &str = "CARRYOVER_MERGE_NEWER";
 /// The last sync's result, beside the seed (ignored by the repository's `*`).
 const RECORD_FILE: &str = ".carryover-sync.json";
 
@@ -325,6 +327,17 @@ impl SeedSync for GitSeedSync {
         }
         let report = self.dot_git().join("carryover-merge-report.jsonl");
         let _ = std::fs::remove_file(&report);
+        let time = |rev: &str| {
+            self.git
+                .run(&["log", "-1", "--format=%ct", rev])
+                .ok()
+                .and_then(|t| t.trim().parse::<i64>().ok())
+        };
+        let newer = if time(&theirs) > time("HEAD") {
+            "theirs"
+        } else {
+            "ours"
+        };
         let (ok, said) = self
             .git
             .run_with_env(
@@ -341,7 +354,10 @@ impl SeedSync for GitSeedSync {
                     "Sync: merge the seed from the remote",
                     &theirs,
                 ],
-                &[(REPORT_VARIABLE, report.as_os_str())],
+                &[
+                    (REPORT_VARIABLE, report.as_os_str()),
+                    (NEWER_VARIABLE, std::ffi::OsStr::new(newer)),
+                ],
             )
             .map_err(git_error)?;
         let conflicts = read_report(&report);
@@ -426,10 +442,16 @@ impl SeedSync for GitSeedSync {
     }
 }
 
-/// Which side of the merge git is running changed last: the newer of the two head commits
-/// (`HEAD` and `MERGE_HEAD`), ours when git is not merging (a rebase, a cherry-pick) or the
-/// times are equal. The seed keeps no time per field, so commit time stands in (ADR 0021).
-pub fn newer_side(work_tree: &Path) -> Side {
+/// Which side of the merge git is running changed last: what `sync` said
+/// (`told`, from [`NEWER_VARIABLE`]), else the newer of the two head commits (`HEAD` and
+/// `MERGE_HEAD`, when git wrote it), else ours. The seed keeps no time per field, so commit
+/// time stands in (ADR 0021).
+pub fn newer_side(work_tree: &Path, told: Option<&str>) -> Side {
+    match told {
+        Some("theirs") => return Side::Theirs,
+        Some("ours") => return Side::Ours,
+        _ => {}
+    }
     let git = Git::new(work_tree);
     let time = |rev: &str| {
         git.run(&["log", "-1", "--format=%ct", rev])

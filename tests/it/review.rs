@@ -215,11 +215,11 @@ fn learnings_list_search_show_and_forget() {
         .assert()
         .success()
         .stdout(contains("Forgot ins_Mt6gD4xCk2Za"));
-    assert!(
-        !fs_err::read_to_string(env.seed_path())
-            .unwrap()
-            .contains("ins_Mt6gD4xCk2Za")
-    );
+    let seed: serde_json::Value =
+        serde_json::from_str(&fs_err::read_to_string(env.seed_path()).unwrap()).unwrap();
+    assert!(!seed["learned"].to_string().contains("ins_Mt6gD4xCk2Za"));
+    // Only its tombstone names it, so that a sync does not bring it back (ADR 0021).
+    assert_eq!(seed["state"]["forgotten"][0]["id"], "ins_Mt6gD4xCk2Za");
     assert_eq!(
         env.git(&["log", "-1", "--format=%s"]).trim(),
         "Forget: remove learning ins_Mt6gD4xCk2Za"
