@@ -213,6 +213,31 @@ impl GitSeedSync {
         Ok(())
     }
 
+    /// git checks files out with the process's umask (0644 as a rule); the data home keeps
+    /// its files 0600 and directories 0700, so what a merge wrote is made private again. A
+    /// link is left alone (never followed).
+    fn privatise_tracked(&self) {
+        use std::os::unix::fs::PermissionsExt;
+        let Ok(listed) = self.git.run(&["ls-files", "-z"]) else {
+            return;
+        };
+        let root = self.git.work_tree();
+        for file in listed.split('\0').filter(|f| !f.is_empty()) {
+            let path = root.join(file);
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file()) {
+                let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600));
+            }
+            let mut dir = path.parent();
+            while let Some(current) = dir.filter(|d| *d != root && d.starts_with(root)) {
+                if std::fs::symlink_metadata(current).is_ok_and(|m| m.file_type().is_dir()) {
+                    let _ =
+                        std::fs::set_permissions(current, std::fs::Permissions::from_mode(0o700));
+                }
+                dir = current.parent();
+            }
+        }
+    }
+
     fn head(&self) -> Option<String> {
         self.git
             .run(&["rev-parse", "--verify", "--quiet", "HEAD"])
@@ -320,6 +345,7 @@ impl SeedSync for GitSeedSync {
                     reason: last_line(&said),
                 });
             }
+            self.privatise_tracked();
             return Ok(MergeOutcome {
                 changed: true,
                 conflicts: Vec::new(),
@@ -371,6 +397,7 @@ impl SeedSync for GitSeedSync {
                     .map_or_else(|| last_line(&said), str::to_owned),
             });
         }
+        self.privatise_tracked();
         Ok(MergeOutcome {
             changed: self.head() != before,
             conflicts,

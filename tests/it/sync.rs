@@ -107,6 +107,15 @@ fn a_new_machine_receives_the_seed_and_sends_its_learnings_back() {
     assert_eq!(received["merged"], true, "{received}");
     assert_eq!(contents(&desktop), ["Deploys go out on Tuesdays"]);
     assert!(ok(&desktop, &["identity", "show"]).contains("Mara"));
+    let mode = |path: &Path| {
+        std::os::unix::fs::PermissionsExt::mode(&fs_err::metadata(path).unwrap().permissions())
+            & 0o777
+    };
+    assert_eq!(
+        mode(&desktop.seed_path()),
+        0o600,
+        "what git checked out is private"
+    );
 
     learn(&desktop, "CI runs on arm64");
     sync(&desktop);
