@@ -21,6 +21,8 @@ const BRANCH: &str = "main";
 pub const DRIVER: &str = "carryover-seed";
 /// Where the merge driver writes what it could not decide, when git runs it for a sync.
 pub const REPORT_VARIABLE: &str = "CARRYOVER_MERGE_REPORT";
+/// Which side changed last (`ours` or `theirs`), as `sync` tells the merge driver.
+pub const NEWER_VARIABLE: &str = "CARRYOVER_MERGE_NEWER";
 /// The last sync's result, beside the seed (ignored by the repository's `*`).
 const RECORD_FILE: &str = ".carryover-sync.json";
 
@@ -211,6 +213,31 @@ impl GitSeedSync {
         Ok(())
     }
 
+    /// git checks files out with the process's umask (0644 as a rule); the data home keeps
+    /// its files 0600 and directories 0700, so what a merge wrote is made private again. A
+    /// link is left alone (never followed).
+    fn privatise_tracked(&self) {
+        use std::os::unix::fs::PermissionsExt;
+        let Ok(listed) = self.git.run(&["ls-files", "-z"]) else {
+            return;
+        };
+        let root = self.git.work_tree();
+        for file in listed.split('\0').filter(|f| !f.is_empty()) {
+            let path = root.join(file);
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file()) {
+                let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600));
+            }
+            let mut dir = path.parent();
+            while let Some(current) = dir.filter(|d| *d != root && d.starts_with(root)) {
+                if std::fs::symlink_metadata(current).is_ok_and(|m| m.file_type().is_dir()) {
+                    let _ =
+                        std::fs::set_permissions(current, std::fs::Permissions::from_mode(0o700));
+                }
+                dir = current.parent();
+            }
+        }
+    }
+
     fn head(&self) -> Option<String> {
         self.git
             .run(&["rev-parse", "--verify", "--quiet", "HEAD"])
@@ -318,6 +345,7 @@ impl SeedSync for GitSeedSync {
                     reason: last_line(&said),
                 });
             }
+            self.privatise_tracked();
             return Ok(MergeOutcome {
                 changed: true,
                 conflicts: Vec::new(),
@@ -325,6 +353,17 @@ impl SeedSync for GitSeedSync {
         }
         let report = self.dot_git().join("carryover-merge-report.jsonl");
         let _ = std::fs::remove_file(&report);
+        let time = |rev: &str| {
+            self.git
+                .run(&["log", "-1", "--format=%ct", rev])
+                .ok()
+                .and_then(|t| t.trim().parse::<i64>().ok())
+        };
+        let newer = if time(&theirs) > time("HEAD") {
+            "theirs"
+        } else {
+            "ours"
+        };
         let (ok, said) = self
             .git
             .run_with_env(
@@ -341,7 +380,10 @@ impl SeedSync for GitSeedSync {
                     "Sync: merge the seed from the remote",
                     &theirs,
                 ],
-                &[(REPORT_VARIABLE, report.as_os_str())],
+                &[
+                    (REPORT_VARIABLE, report.as_os_str()),
+                    (NEWER_VARIABLE, std::ffi::OsStr::new(newer)),
+                ],
             )
             .map_err(git_error)?;
         let conflicts = read_report(&report);
@@ -355,6 +397,7 @@ impl SeedSync for GitSeedSync {
                     .map_or_else(|| last_line(&said), str::to_owned),
             });
         }
+        self.privatise_tracked();
         Ok(MergeOutcome {
             changed: self.head() != before,
             conflicts,
@@ -426,10 +469,16 @@ impl SeedSync for GitSeedSync {
     }
 }
 
-/// Which side of the merge git is running changed last: the newer of the two head commits
-/// (`HEAD` and `MERGE_HEAD`), ours when git is not merging (a rebase, a cherry-pick) or the
-/// times are equal. The seed keeps no time per field, so commit time stands in (ADR 0021).
-pub fn newer_side(work_tree: &Path) -> Side {
+/// Which side of the merge git is running changed last: what `sync` said
+/// (`told`, from [`NEWER_VARIABLE`]), else the newer of the two head commits (`HEAD` and
+/// `MERGE_HEAD`, when git wrote it), else ours. The seed keeps no time per field, so commit
+/// time stands in (ADR 0021).
+pub fn newer_side(work_tree: &Path, told: Option<&str>) -> Side {
+    match told {
+        Some("theirs") => return Side::Theirs,
+        Some("ours") => return Side::Ours,
+        _ => {}
+    }
     let git = Git::new(work_tree);
     let time = |rev: &str| {
         git.run(&["log", "-1", "--format=%ct", rev])

@@ -249,7 +249,7 @@ impl App {
 
     /// Which side of the merge git runs in `work_tree` changed last (for the merge driver).
     pub fn newer_merge_side(&self, work_tree: &std::path::Path) -> Side {
-        crate::infrastructure::newer_side(work_tree)
+        crate::infrastructure::newer_side(work_tree, self.env.merge_newer.as_deref())
     }
 
     /// Passes what the merge driver could not decide to the `sync` that runs git, when one

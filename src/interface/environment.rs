@@ -42,6 +42,8 @@ pub struct Environment {
     /// `CARRYOVER_MERGE_REPORT`: where the merge driver reports what it could not decide,
     /// set by `sync` for the `git merge` it runs.
     pub merge_report: Option<PathBuf>,
+    /// `CARRYOVER_MERGE_NEWER`: which side of that merge changed last (`ours`, `theirs`).
+    pub merge_newer: Option<String>,
 }
 
 impl Environment {
@@ -80,6 +82,7 @@ impl Environment {
             .find(|(name, _)| text(name).is_some())
             .map(|(_, agent)| format!("the assistant ({agent})")),
             merge_report: path("CARRYOVER_MERGE_REPORT"),
+            merge_newer: text("CARRYOVER_MERGE_NEWER"),
         }
     }
 

@@ -107,6 +107,15 @@ fn a_new_machine_receives_the_seed_and_sends_its_learnings_back() {
     assert_eq!(received["merged"], true, "{received}");
     assert_eq!(contents(&desktop), ["Deploys go out on Tuesdays"]);
     assert!(ok(&desktop, &["identity", "show"]).contains("Mara"));
+    let mode = |path: &Path| {
+        std::os::unix::fs::PermissionsExt::mode(&fs_err::metadata(path).unwrap().permissions())
+            & 0o777
+    };
+    assert_eq!(
+        mode(&desktop.seed_path()),
+        0o600,
+        "what git checked out is private"
+    );
 
     learn(&desktop, "CI runs on arm64");
     sync(&desktop);
@@ -506,4 +515,51 @@ fn handoffs_follow_the_project_to_a_clone_at_another_path() {
         &["handoff", "show", "--cwd", there.to_str().unwrap()],
     );
     assert!(shown.contains("Add the retry budget"), "{shown}");
+}
+
+#[test]
+fn a_field_renamed_on_both_machines_takes_the_newer_change_and_says_so() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    sync(&laptop);
+    let desktop = machine(&remote);
+    sync(&desktop);
+    // The commits' times decide which change is newer; they are set, not waited for.
+    let rename = |env: &Hermetic, name: &str, at: &str| {
+        let output = env
+            .carryover()
+            .args(["identity", "set", "ai-name", name])
+            .env("GIT_COMMITTER_DATE", at)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    rename(&desktop, "Nova", "2026-11-23T10:00:00Z");
+    rename(&laptop, "Iris", "2026-11-23T11:00:00Z");
+    sync(&laptop);
+    let merged = sync(&desktop);
+    // The catchphrase follows the name (`Iris here, ready to go.`), so it changed on both too.
+    let conflicts: Vec<(&str, &str)> = merged["conflicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["path"].as_str().unwrap(), c["kept"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        conflicts,
+        [
+            ("$.identity.aiName", "\"Iris\""),
+            ("$.identity.catchphrase", "\"Iris here, ready to go.\"")
+        ],
+        "{merged}"
+    );
+    sync(&laptop);
+    for env in [&laptop, &desktop] {
+        assert_eq!(seed(env)["identity"]["aiName"], "Iris");
+    }
 }

@@ -878,5 +878,38 @@ mod tests {
             }
             prop_assert!(decode_seed(&encode_seed(&merged)).is_ok());
         }
+
+        #[test]
+        fn a_merge_loses_no_decision(
+            ours_decisions in proptest::collection::vec(0..3u8, 4),
+            theirs_decisions in proptest::collection::vec(0..3u8, 4),
+            newer_is_ours in any::<bool>(),
+        ) {
+            let status = |d: u8| match d {
+                0 => ProposalStatus::Pending,
+                1 => ProposalStatus::Accepted,
+                _ => ProposalStatus::Rejected,
+            };
+            let mut base = Seed::default();
+            for i in 0..4 {
+                base.state.proposals.push(proposal(&format!("prp_{i}"), ProposalStatus::Pending));
+            }
+            let (mut ours, mut theirs) = (base.clone(), base.clone());
+            for i in 0..4 {
+                ours.state.proposals[i] = proposal(&format!("prp_{i}"), status(ours_decisions[i]));
+                theirs.state.proposals[i] = proposal(&format!("prp_{i}"), status(theirs_decisions[i]));
+            }
+            let newer = if newer_is_ours { Side::Ours } else { Side::Theirs };
+            let merged = merge_seeds(Some(&base), &ours, &theirs, newer).seed;
+            prop_assert_eq!(merged.state.proposals.len(), 4);
+            for (i, p) in merged.state.proposals.iter().enumerate() {
+                let sides = [status(ours_decisions[i]), status(theirs_decisions[i])];
+                let decided = sides.iter().any(|s| *s != ProposalStatus::Pending);
+                prop_assert_eq!(p.status != ProposalStatus::Pending, decided, "{:?}", p);
+                if sides.contains(&ProposalStatus::Accepted) {
+                    prop_assert_eq!(p.status, ProposalStatus::Accepted);
+                }
+            }
+        }
     }
 }
