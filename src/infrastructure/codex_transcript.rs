@@ -4,7 +4,6 @@
 //! does not parse, or has fields of unexpected types, is skipped. The digest is built by the
 //! same builder as Claude Code's, so handoffs and proposals read both alike (ADR 0016).
 
-use std::io::Read;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -19,38 +18,17 @@ use crate::domain::transcript::{CompactBoundary, ContextUsage, PriorInjection, S
 
 use super::claude_digest::DigestBuilder;
 use super::claude_transcript::{BACKWARD_BUDGET, for_each_row, io, open};
+use super::first_row::{first_row, has_type};
 use super::reverse_lines::ReverseLines;
 
 /// Reads Codex CLI rollouts.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CodexTranscriptReader;
 
-/// How much of a file's start [`is_codex_rollout`] looks at: the first row's `type` comes
-/// right after its timestamp (and `ordinal`).
-const SNIFF_BYTES: usize = 256;
-
 /// Whether `path` is a Codex rollout: its first row is a `session_meta`. Any failure to read
 /// says no (the other reader then reports it).
 pub fn is_codex_rollout(path: &Path) -> bool {
-    let Ok(file) = super::open_regular(path) else {
-        return false;
-    };
-    let mut head = Vec::with_capacity(SNIFF_BYTES);
-    if file
-        .take(SNIFF_BYTES as u64)
-        .read_to_end(&mut head)
-        .is_err()
-    {
-        return false;
-    }
-    let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
-    // Compact JSON as the client writes it, or spaced as a re-serialised copy is.
-    [
-        &b"\"type\":\"session_meta\""[..],
-        b"\"type\": \"session_meta\"",
-    ]
-    .iter()
-    .any(|needle| memchr::memmem::find(first, needle).is_some())
+    first_row(path).is_some_and(|row| has_type(&row, "session_meta"))
 }
 
 #[derive(Deserialize)]

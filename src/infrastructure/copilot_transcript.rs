@@ -21,38 +21,17 @@ use crate::domain::transcript::{CompactBoundary, ContextUsage, PriorInjection, S
 
 use super::claude_digest::DigestBuilder;
 use super::claude_transcript::{BACKWARD_BUDGET, for_each_row, io, open};
+use super::first_row::{first_row, has_type};
 use super::reverse_lines::ReverseLines;
 
 /// Reads Copilot CLI session events.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CopilotTranscriptReader;
 
-/// How much of a file's start [`is_copilot_events`] looks at: the first row's `type` is its
-/// first key.
-const SNIFF_BYTES: usize = 256;
-
 /// Whether `path` is a Copilot CLI events file: its first row is a `session.start`. Any
 /// failure to read says no (another reader then reports it).
 pub fn is_copilot_events(path: &Path) -> bool {
-    let Ok(file) = super::open_regular(path) else {
-        return false;
-    };
-    let mut head = Vec::with_capacity(SNIFF_BYTES);
-    if file
-        .take(SNIFF_BYTES as u64)
-        .read_to_end(&mut head)
-        .is_err()
-    {
-        return false;
-    }
-    let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
-    // Compact JSON as the client writes it, or spaced as a re-serialised copy is.
-    [
-        &b"\"type\":\"session.start\""[..],
-        b"\"type\": \"session.start\"",
-    ]
-    .iter()
-    .any(|needle| memchr::memmem::find(first, needle).is_some())
+    first_row(path).is_some_and(|row| has_type(&row, "session.start"))
 }
 
 /// How much of the file's end [`await_hook_row`] reads: the hook's own `hook.start` is among

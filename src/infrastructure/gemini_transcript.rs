@@ -5,7 +5,6 @@
 //! one after each compression. Read leniently like the other agents' transcripts; the digest
 //! is built by the same builder, so handoffs and proposals read all alike (ADR 0019).
 
-use std::io::Read;
 use std::path::Path;
 
 use serde_json::Value;
@@ -18,15 +17,12 @@ use crate::domain::transcript::{CompactBoundary, ContextUsage, PriorInjection, S
 
 use super::claude_digest::DigestBuilder;
 use super::claude_transcript::{BACKWARD_BUDGET, for_each_row, io, open};
+use super::first_row::{first_row, has_keys};
 use super::reverse_lines::ReverseLines;
 
 /// Reads Gemini CLI session files.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GeminiTranscriptReader;
-
-/// How much of a file's start [`is_gemini_session`] looks at: the header names the session
-/// and the project's hash within its first hundred bytes.
-const SNIFF_BYTES: usize = 1024;
 
 /// What the client wraps a hook's `additionalContext` in.
 const HOOK_CONTEXT_OPEN: &str = "<hook_context>";
@@ -36,21 +32,7 @@ const HOOK_CONTEXT_CLOSE: &str = "</hook_context>";
 /// `sessionId` (no Claude Code row or Codex rollout row has the former). Any failure to read
 /// says no (another reader then reports it).
 pub fn is_gemini_session(path: &Path) -> bool {
-    let Ok(file) = super::open_regular(path) else {
-        return false;
-    };
-    let mut head = Vec::with_capacity(SNIFF_BYTES);
-    if file
-        .take(SNIFF_BYTES as u64)
-        .read_to_end(&mut head)
-        .is_err()
-    {
-        return false;
-    }
-    let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
-    [&b"\"projectHash\""[..], b"\"sessionId\""]
-        .iter()
-        .all(|needle| memchr::memmem::find(first, needle).is_some())
+    first_row(path).is_some_and(|row| has_keys(&row, &["\"projectHash\"", "\"sessionId\""]))
 }
 
 fn parse(line: &[u8]) -> Option<Value> {

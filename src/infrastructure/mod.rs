@@ -14,6 +14,7 @@ mod copilot_transcript;
 mod data_home;
 mod diagnostics_log;
 mod file_lock;
+mod first_row;
 mod fs_agent_memory_folder;
 mod fs_handoff_store;
 mod fs_project_catalog;
