@@ -1,6 +1,7 @@
 //! Integration tests: the real `carryover` binary in a hermetic environment, on real files and
 //! real git. One test binary, so everything links once.
 
+mod agent_e2e;
 mod agent_memory;
 mod attack;
 mod budget;

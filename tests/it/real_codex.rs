@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
+use crate::agent_e2e::{assert_start_and_recall_reached_the_model, learn_both, log};
 use crate::npm_client::{NpmClient, entries_starting};
 use crate::responses_standin::ResponsesStandIn;
 use crate::support::{Hermetic, git_in as git, handoff_files};
@@ -114,22 +115,7 @@ fn the_real_codex_cli_receives_identity_learnings_recall_and_the_previous_handof
             "Add retry budget to the HTTP client",
         ],
     );
-    for (kind, text) in [
-        (
-            "pattern",
-            "Retry budgets for the HTTP client stay below five attempts",
-        ),
-        (
-            "insight",
-            "The payment sandbox integration tests time out unless PAYMENT_SANDBOX_URL points at the local stub",
-        ),
-    ] {
-        env.carryover()
-            .current_dir(&project)
-            .args(["learn", kind, "--project", text])
-            .assert()
-            .success();
-    }
+    learn_both(&env, &project);
     let model = ResponsesStandIn::start();
     let codex_home = codex_home(&env, &model);
     env.carryover()
@@ -150,17 +136,8 @@ fn the_real_codex_cli_receives_identity_learnings_recall_and_the_previous_handof
         "why do the payment sandbox integration tests keep timing out? Then commit the retry budget.",
     );
     let sent = model.take_requests().join("\n");
-    assert!(sent.contains("Identity: Juno (serving Mara)"), "{sent}");
-    assert!(
-        sent.contains("pattern: Retry budgets for the HTTP client stay below five attempts"),
-        "{sent}"
-    );
+    assert_start_and_recall_reached_the_model(&sent);
     assert!(sent.contains("<session-reset>"), "{sent}");
-    assert!(
-        sent.contains("Learnings for this prompt (carryover):")
-            && sent.contains("insight: The payment sandbox integration tests time out unless"),
-        "{sent}"
-    );
 
     // Its end wrote a handoff for the next session.
     let handoffs = handoff_files(&env.data().join("projects"));
@@ -169,7 +146,7 @@ fn the_real_codex_cli_receives_identity_learnings_recall_and_the_previous_handof
             .iter()
             .any(|path| path.to_string_lossy().contains(&first)),
         "no handoff of session {first} in {handoffs:?}; log: {}",
-        fs_err::read_to_string(env.data().join("logs/carryover.log")).unwrap_or_default()
+        log(&env)
     );
 
     // The next session receives it.

@@ -7,6 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
+use crate::agent_e2e::{
+    assert_start_and_recall_reached_the_model, learn_both, log, one_learning_at_start,
+};
 use crate::gemini_standin::GeminiStandIn;
 use crate::npm_client::NpmClient;
 use crate::support::{Hermetic, files_named, git_in as git, handoff_files};
@@ -68,32 +71,11 @@ fn the_real_gemini_cli_receives_identity_learnings_recall_and_the_previous_hando
     };
     let env = Hermetic::new();
     env.init();
-    // One learning at session start, so that the prompt's is left for the prompt hook; a
-    // `-p` run is one request, which must be enough for a handoff.
-    fs_err::write(
-        env.data().join("config.toml"),
-        "[retrieval]\ntop_n = 1\n\n[handoff]\nmin_turns = 1\n",
-    )
-    .unwrap();
+    one_learning_at_start(&env);
     let project = env.home().join("shop-api");
     fs_err::create_dir_all(&project).unwrap();
     git(&project, &["init", "-q"]);
-    for (kind, text) in [
-        (
-            "pattern",
-            "Retry budgets for the HTTP client stay below five attempts",
-        ),
-        (
-            "insight",
-            "The payment sandbox integration tests time out unless PAYMENT_SANDBOX_URL points at the local stub",
-        ),
-    ] {
-        env.carryover()
-            .current_dir(&project)
-            .args(["learn", kind, "--project", text])
-            .assert()
-            .success();
-    }
+    learn_both(&env, &project);
     let model = GeminiStandIn::start();
     write_settings(&env);
     env.carryover()
@@ -112,21 +94,11 @@ fn the_real_gemini_cli_receives_identity_learnings_recall_and_the_previous_hando
         "why do the payment sandbox integration tests keep timing out with the retry budget?",
     );
     let sent = model.take_requests().join("\n");
-    assert!(sent.contains("Identity: Juno (serving Mara)"), "{sent}");
-    assert!(
-        sent.contains("pattern: Retry budgets for the HTTP client stay below five attempts"),
-        "{sent}"
-    );
-    assert!(
-        sent.contains("Learnings for this prompt (carryover):")
-            && sent.contains("insight: The payment sandbox integration tests time out unless"),
-        "{sent}"
-    );
+    assert_start_and_recall_reached_the_model(&sent);
 
     // Its end wrote one handoff, read from the session file.
-    let log = || fs_err::read_to_string(env.data().join("logs/carryover.log")).unwrap_or_default();
     let handoffs = handoff_files(&env.data().join("projects"));
-    assert_eq!(handoffs.len(), 1, "{handoffs:?}; log: {}", log());
+    assert_eq!(handoffs.len(), 1, "{handoffs:?}; log: {}", log(&env));
     let first = fs_err::read_to_string(&handoffs[0]).unwrap();
     assert!(
         first.contains("why do the payment sandbox integration tests keep timing out"),
@@ -139,7 +111,7 @@ fn the_real_gemini_cli_receives_identity_learnings_recall_and_the_previous_hando
     assert!(
         sent.contains("Handoff from the previous session (just now, "),
         "{sent}; log: {}",
-        log()
+        log(&env)
     );
     assert!(
         sent.contains("why do the payment sandbox integration tests keep timing out"),
