@@ -322,7 +322,7 @@ impl SeedSync for GitSeedSync {
             .run_with_env(&["fetch", "--quiet", "--prune", REMOTE], &[])
             .map_err(git_error)?;
         if !ok {
-            return Err(self.unreachable(last_line(&said)));
+            return Err(self.unreachable(git_reason(&said)));
         }
         Ok(self.remote_head().is_some())
     }
@@ -342,7 +342,7 @@ impl SeedSync for GitSeedSync {
                 .map_err(git_error)?;
             if !ok {
                 return Err(SyncError::Unmergeable {
-                    reason: last_line(&said),
+                    reason: git_reason(&said),
                 });
             }
             self.privatise_tracked();
@@ -394,7 +394,7 @@ impl SeedSync for GitSeedSync {
                 reason: said
                     .lines()
                     .find(|l| l.contains("carryover"))
-                    .map_or_else(|| last_line(&said), str::to_owned),
+                    .map_or_else(|| git_reason(&said), str::to_owned),
             });
         }
         self.privatise_tracked();
@@ -439,7 +439,7 @@ impl SeedSync for GitSeedSync {
         {
             return Ok(PushOutcome::Rejected);
         }
-        Err(self.unreachable(last_line(&said)))
+        Err(self.unreachable(git_reason(&said)))
     }
 
     async fn record(&self, record: &SyncRecord) -> Result<(), SyncError> {
@@ -550,11 +550,16 @@ fn git_error(error: GitError) -> SyncError {
     }
 }
 
-fn last_line(said: &str) -> String {
-    said.trim()
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
+/// Why git failed, in one line: its first `fatal:` or `error:` line (the cause; the lines
+/// after it are advice such as "make sure … and the repository exists."), else its last line.
+fn git_reason(said: &str) -> String {
+    let lines = || said.lines().map(str::trim).filter(|l| !l.is_empty());
+    lines()
+        .find_map(|l| {
+            l.strip_prefix("fatal:")
+                .or_else(|| l.strip_prefix("error:"))
+        })
+        .or_else(|| lines().next_back())
         .unwrap_or("failed")
         .trim()
         .to_owned()
@@ -563,4 +568,25 @@ fn last_line(said: &str) -> String {
 /// `text` quoted for `sh`, which git runs the driver with.
 fn shell_quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case::the_cause_not_the_advice(
+        "fatal: '/nowhere/x.git' does not appear to be a git repository\nfatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists.\n",
+        "'/nowhere/x.git' does not appear to be a git repository"
+    )]
+    #[case::an_error_line(
+        "hint: see below\nerror: failed to push some refs to 'x'\n",
+        "failed to push some refs to 'x'"
+    )]
+    #[case::no_marked_line("something odd\nhappened\n", "happened")]
+    #[case::nothing_said("", "failed")]
+    fn git_reason_is_the_cause(#[case] said: &str, #[case] reason: &str) {
+        assert_eq!(git_reason(said), reason);
+    }
 }

@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use crate::application::SyncReport;
+use crate::domain::format::counted;
 use crate::interface::cli::{SyncArgs, SyncCommand, SyncRemoteCommand};
 use crate::interface::composition::App;
 use crate::interface::error::CliError;
@@ -92,10 +93,10 @@ fn print(report: &SyncReport, as_json: bool) {
         done.join(", ")
     };
     crate::say!(
-        "Synced with {}: {done}. The seed holds {} learnings and {} proposals.",
+        "Synced with {}: {done}. The seed holds {} and {}.",
         report.remote,
-        report.learnings,
-        report.proposals
+        counted(report.learnings, "learning", "learnings"),
+        counted(report.proposals, "proposal", "proposals")
     );
     for conflict in &report.conflicts {
         crate::say!(
