@@ -5,10 +5,11 @@
 //!
 //! `cargo bench --bench handoff` prints the tune part's fact recall (plain and weighted),
 //! injected size and the noise strings found, and the same for `seen`: the first held-out part
-//! (sessions 01-33 split `heldout`), measured once on 2026-11-23 and tuned on since. `--
-//! --heldout` adds the fresh held-out part (sessions 34-44, split `fresh`; measure it once,
-//! when tuning is done). `-- --detail tune` (or `seen`) adds each session's missed facts and
-//! its injected text; the fresh part is never shown in detail.
+//! (sessions 01-33 split `heldout`), and `seen2`: the first fresh part (sessions 34-44, split
+//! `fresh`), each measured once and tuned on since. `-- --heldout` adds the held-out part
+//! (sessions 45 on, split `fresh2`; measure it once, when tuning is done). `-- --detail tune`
+//! (or `seen`, `seen2`) adds each session's missed facts and its injected text; the
+//! held-out part is never shown in detail.
 
 use std::path::Path;
 
@@ -20,11 +21,12 @@ use carryover::domain::seed::Timestamp;
 use carryover::infrastructure::ClaudeTranscriptReader;
 use serde::Deserialize;
 
-const GOLD: [&str; 4] = [
+const GOLD: [&str; 5] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh2.json"),
 ];
 
 #[derive(Deserialize)]
@@ -86,11 +88,16 @@ fn main() {
         "| Split | Sessions | Fact recall | Weighted recall | Injected chars (mean / max) | Noise found |"
     );
     println!("|---|---:|---:|---:|---:|---:|");
-    // The fresh held-out part is measured once, when a change is done being tuned:
-    // `--heldout`. The first held-out part has been measured and is tuned on: `seen`.
+    // The held-out part is measured once, when a change is done being tuned: `--heldout`.
+    // The earlier held-out parts have been measured and are tuned on: `seen`, `seen2`.
     let splits: &[(&str, &str)] = match args.iter().any(|arg| arg == "--heldout") {
-        true => &[("tune", "tune"), ("seen", "heldout"), ("heldout", "fresh")],
-        false => &[("tune", "tune"), ("seen", "heldout")],
+        true => &[
+            ("tune", "tune"),
+            ("seen", "heldout"),
+            ("seen2", "fresh"),
+            ("heldout", "fresh2"),
+        ],
+        false => &[("tune", "tune"), ("seen", "heldout"), ("seen2", "fresh")],
     };
     for &(split, stored) in splits {
         let scored: Vec<(&Session, Scored)> = sessions

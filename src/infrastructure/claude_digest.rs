@@ -44,6 +44,8 @@ struct Row<'a> {
     summary: Option<String>,
     #[serde(rename = "prUrl")]
     pr_url: Option<String>,
+    #[serde(rename = "gitBranch")]
+    git_branch: Option<&'a str>,
 }
 
 #[derive(Deserialize)]
@@ -142,6 +144,11 @@ impl DigestBuilder {
     fn add(&mut self, row: &Row<'_>) {
         if row.sidechain == Some(true) {
             return;
+        }
+        if let Some(branch) = row.git_branch.filter(|b| !b.is_empty() && *b != "HEAD") {
+            if self.digest.branch.as_deref() != Some(branch) {
+                self.digest.branch = Some(branch.to_owned());
+            }
         }
         match row.kind {
             Some("user") if row.meta != Some(true) => self.user(row),

@@ -737,6 +737,17 @@ mod tests {
         assert_eq!(digest.user_turns, 0, "a compaction summary is no request");
     }
 
+    #[rstest::rstest]
+    #[case::the_last_branch(&[r#"{"type":"user","gitBranch":"main","message":{"content":"go"}}"#, r#"{"type":"assistant","gitBranch":"fix/tags","message":{"content":[{"type":"text","text":"ok"}]}}"#], Some("fix/tags"))]
+    #[case::detached_is_no_branch(&[r#"{"type":"user","gitBranch":"main","message":{"content":"go"}}"#, r#"{"type":"user","gitBranch":"HEAD","message":{"content":"on"}}"#], Some("main"))]
+    #[case::none_recorded(&[r#"{"type":"user","message":{"content":"go"}}"#], None)]
+    fn reads_the_branch_the_session_ended_on(
+        #[case] lines: &[&str],
+        #[case] expected: Option<&str>,
+    ) {
+        assert_eq!(digest_of(lines).branch.as_deref(), expected);
+    }
+
     #[test]
     fn a_missing_transcript_is_an_error() {
         let error = pollster::block_on(

@@ -4,7 +4,7 @@
 
 use crate::domain::format::clip;
 use crate::domain::seed::Timestamp;
-use crate::domain::transcript::{SessionDigest, TodoStatus};
+use crate::domain::transcript::{SessionDigest, TodoStatus, link_label};
 
 use super::compact_summary::read_compact_summary;
 use super::file_groups::{file_groups, relative_path};
@@ -90,6 +90,7 @@ pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Times
         timestamp: now,
         project: scope.project_name.to_owned(),
         duration_turns: digest.user_turns,
+        branch: digest.branch.clone(),
         substantive: digest.work_done > 0 || !digest.commits.is_empty() || !digest.todos.is_empty(),
         files_changed: files
             .iter()
@@ -195,7 +196,11 @@ fn accomplished(digest: &SessionDigest, completed: Vec<String>) -> Vec<String> {
         ));
     }
     for link in digest.links.iter().rev().take(5) {
-        done.push(clip(link, MAX_ITEM));
+        let line = match link_label(link) {
+            Some(label) => format!("{label}: {link}"),
+            None => link.clone(),
+        };
+        done.push(clip(&line, MAX_ITEM));
     }
     if let Some(check) = digest.last_check.as_ref().filter(|check| check.passed) {
         done.push(clip(
@@ -394,6 +399,23 @@ mod tests {
                 .any(|t| t.contains("Add a retry budget")),
             "the commit resolved it"
         );
+    }
+
+    #[test]
+    fn the_branch_and_numbered_links_come_through() {
+        let mut digest = digest();
+        digest.branch = Some("fix/retry".into());
+        digest.links = vec!["https://github.com/a/b/pull/546".into()];
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert!(
+            handoff
+                .accomplished
+                .contains(&"PR #546: https://github.com/a/b/pull/546".to_owned()),
+            "{:?}",
+            handoff.accomplished
+        );
+        let read = crate::domain::handoff::read_handoff(&handoff.render()).unwrap();
+        assert_eq!(read.branch.as_deref(), Some("fix/retry"));
     }
 
     #[test]

@@ -62,6 +62,9 @@ pub fn handoff_section(
     if let Some(turns) = handoff.duration_turns {
         about.push(format!("{turns} turns"));
     }
+    if let Some(branch) = &handoff.branch {
+        about.push(format!("on branch {branch}"));
+    }
     if !about.is_empty() {
         facts.push(about.join(", "));
     }
@@ -146,6 +149,27 @@ mod tests {
 
     fn now() -> Timestamp {
         Timestamp::parse("2026-11-22T18:40:12Z").unwrap()
+    }
+
+    #[test]
+    fn names_the_branch_the_session_ended_on() {
+        let handoff = read_handoff(
+            "---\nsession_id: s1\nduration_turns: 2\nbranch: fix/tags\n---\n## Goal\n- ship\n",
+        )
+        .unwrap();
+        let text = handoff_section(
+            &handoff,
+            HandoffOrigin::Previous,
+            "/p/h.md",
+            now(),
+            now(),
+            4_000,
+        )
+        .render();
+        assert!(
+            text.starts_with("Handoff from the previous session (just now, 2026-11-22 18:40 UTC; session s1, 2 turns, on branch fix/tags):"),
+            "{text}"
+        );
     }
 
     #[test]

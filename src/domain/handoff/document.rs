@@ -37,6 +37,8 @@ pub struct Handoff {
     pub project: String,
     /// How many requests the user made.
     pub duration_turns: usize,
+    /// The git branch the session ended on, when known.
+    pub branch: Option<String>,
     /// Whether the session did work (a successful edit, command or commit, a todo list); a
     /// session that only talked does not displace one that did.
     pub substantive: bool,
@@ -89,6 +91,9 @@ impl Handoff {
         ));
         out.push_str(&format!("project: {}\n", yaml_scalar(&self.project)));
         out.push_str(&format!("duration_turns: {}\n", self.duration_turns));
+        if let Some(branch) = &self.branch {
+            out.push_str(&format!("branch: {}\n", yaml_scalar(branch)));
+        }
         out.push_str(&format!("substantive: {}\n", self.substantive));
         if self.files_changed.is_empty() {
             out.push_str("files_changed: []\n");

@@ -1,28 +1,70 @@
-//! The assistant's last reply as a handoff quotes it: whole paragraphs up to a size, its
-//! headings made bold so that they never read as sections of the handoff.
+//! The assistant's last reply as a handoff quotes it: its opening and its closing paragraphs
+//! up to a size, its headings made bold so that they never read as sections of the handoff.
+//! A long reply says what it did first and what it asks or leaves open last; the middle
+//! (details, tables of results) is what goes.
 
-/// `text` cut at the last paragraph boundary within `max` characters (the first paragraph
-/// is cut at a sentence or word when it alone is longer), with Markdown headings demoted.
+/// Marks where paragraphs were left out.
+const GAP: &str = "…";
+
+/// `text` within `max` characters: whole if it fits, else its first paragraph and as many of
+/// its last paragraphs as fit (tables left out), joined by `…`. The first paragraph alone is
+/// cut at a sentence or word when it is longer. Markdown headings are demoted.
 pub fn cut_reply(text: &str, max: usize) -> String {
     let demoted: Vec<String> = text.trim().lines().map(demote).collect();
     let text = demoted.join("\n");
     if text.chars().count() <= max {
         return text;
     }
-    let mut kept = String::new();
-    for paragraph in text.split("\n\n") {
-        let extra = usize::from(!kept.is_empty()) * 2 + paragraph.chars().count();
-        if kept.chars().count() + extra > max {
-            break;
-        }
-        if !kept.is_empty() {
-            kept.push_str("\n\n");
-        }
-        kept.push_str(paragraph);
+    let paragraphs: Vec<&str> = text
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let Some((first, rest)) = paragraphs.split_first() else {
+        return String::new();
+    };
+    let first_len = first.chars().count();
+    if first_len + 2 + GAP.len() > max {
+        return cut_paragraph(first, max);
     }
-    if !kept.is_empty() {
-        return format!("{kept}\n…");
+    // The closing paragraph first (what the reply asks or leaves open), then the middle in
+    // order, while they fit; tables never.
+    let mut budget = max - first_len - 2 - GAP.chars().count();
+    let mut kept = vec![false; rest.len()];
+    let order = rest.len().checked_sub(1).into_iter().chain(0..rest.len());
+    for at in order {
+        // Its separator, and a gap mark that may come before it.
+        let cost = rest[at].chars().count() + 2 + 1 + GAP.chars().count();
+        if kept[at] || is_table(rest[at]) || cost > budget {
+            continue;
+        }
+        budget -= cost;
+        kept[at] = true;
     }
+    let mut out = (*first).to_owned();
+    let mut gap = false;
+    for (paragraph, keep) in rest.iter().zip(kept) {
+        if !keep {
+            gap = true;
+            continue;
+        }
+        if gap {
+            out.push_str("\n");
+            out.push_str(GAP);
+            gap = false;
+        }
+        out.push_str("\n\n");
+        out.push_str(paragraph);
+    }
+    if gap {
+        out.push_str("\n");
+        out.push_str(GAP);
+    }
+    out
+}
+
+/// One paragraph cut at a sentence or word within `max` characters.
+fn cut_paragraph(text: &str, max: usize) -> String {
     let head: String = text.chars().take(max.saturating_sub(1)).collect();
     let cut = head
         .rfind(['.', '!', '?', '。', '\n'])
@@ -30,7 +72,14 @@ pub fn cut_reply(text: &str, max: usize) -> String {
         .map(|at| at + head[at..].chars().next().map_or(1, char::len_utf8))
         .or_else(|| head.rfind(' '))
         .unwrap_or(head.len());
-    format!("{}…", head[..cut].trim_end())
+    format!("{}{GAP}", head[..cut].trim_end())
+}
+
+/// A Markdown table: every line a row.
+fn is_table(paragraph: &str) -> bool {
+    paragraph
+        .lines()
+        .all(|line| line.trim_start().starts_with('|'))
 }
 
 /// `## Next steps` → `**Next steps**`.
@@ -58,6 +107,21 @@ mod tests {
     #[case::headings_demoted("## Summary\nAll green.", 100, "**Summary**\nAll green.")]
     #[case::not_a_heading("#hashtag stays", 100, "#hashtag stays")]
     #[case::paragraphs("First part.\n\nSecond part is longer.", 20, "First part.\n…")]
+    #[case::the_close_is_kept(
+        "Did it.\n\nA long middle about details.\n\nMerge?",
+        30,
+        "Did it.\n…\n\nMerge?"
+    )]
+    #[case::tables_go_first(
+        "Done.\n\n| a | b |\n|---|---|\n\nNext: tag it.",
+        30,
+        "Done.\n…\n\nNext: tag it."
+    )]
+    #[case::every_closing_paragraph_that_fits(
+        "Done.\n\nmiddle middle middle middle\n\nOne.\n\nTwo.",
+        30,
+        "Done.\n…\n\nOne.\n\nTwo."
+    )]
     #[case::sentence(
         "One sentence. Another one that runs past the end",
         30,
@@ -65,6 +129,19 @@ mod tests {
     )]
     fn cuts_at_boundaries(#[case] text: &str, #[case] max: usize, #[case] expected: &str) {
         assert_eq!(cut_reply(text, max), expected);
+    }
+
+    #[test]
+    fn never_exceeds_its_size() {
+        let reply = (0..40)
+            .map(|i| format!("Paragraph {i} {}", "word ".repeat(i % 7)))
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        for max in [20, 60, 200, 500, 800] {
+            let cut = cut_reply(&reply, max);
+            assert!(cut.chars().count() <= max, "{max}: {cut}");
+            assert!(cut.starts_with("Paragraph 0") && cut.contains('…'), "{cut}");
+        }
     }
 
     #[test]

@@ -13,6 +13,8 @@ pub struct ParsedHandoff {
     pub timestamp: Option<Timestamp>,
     /// `duration_turns` from the front matter.
     pub duration_turns: Option<u64>,
+    /// `branch` from the front matter (absent in older handoffs).
+    pub branch: Option<String>,
     /// `substantive` from the front matter (absent in older handoffs).
     pub substantive: Option<bool>,
     /// `files_changed` from the front matter.
@@ -66,6 +68,7 @@ pub fn read_handoff(text: &str) -> Result<ParsedHandoff, UnusableHandoff> {
         session_id: scalar("session_id").filter(|s| !s.is_empty()),
         timestamp: scalar("timestamp").and_then(|t| Timestamp::parse(&t).ok()),
         duration_turns: scalar("duration_turns").and_then(|t| t.parse().ok()),
+        branch: scalar("branch").filter(|b| !b.is_empty()),
         substantive: scalar("substantive").and_then(|t| t.parse().ok()),
         files_changed,
         sections,

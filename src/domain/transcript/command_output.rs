@@ -53,6 +53,22 @@ pub fn find_links(output: &str) -> Vec<String> {
         .collect()
 }
 
+/// How people name a numbered link: `PR #546`, `Issue #544`, `MR !12`; `None` for others.
+pub fn link_label(url: &str) -> Option<String> {
+    [
+        ("/pull/", "PR #"),
+        ("/-/merge_requests/", "MR !"),
+        ("/issues/", "Issue #"),
+    ]
+    .into_iter()
+    .find_map(|(marker, label)| {
+        let (_, rest) = url.split_once(marker)?;
+        let number = rest.split(['/', '#', '?']).next()?;
+        (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| format!("{label}{number}"))
+    })
+}
+
 fn is_pull_request(url: &str) -> bool {
     let numbered = |marker: &str| {
         url.split_once(marker).is_some_and(|(_, rest)| {
@@ -278,5 +294,15 @@ mod tests {
     #[case("npm install", false)]
     fn tells_looking_from_doing(#[case] command: &str, #[case] expected: bool) {
         assert_eq!(is_read_only_command(command), expected);
+    }
+
+    #[rstest]
+    #[case("https://github.com/o/r/pull/546", Some("PR #546"))]
+    #[case("https://github.com/o/r/issues/544#issuecomment-1", Some("Issue #544"))]
+    #[case("https://gitlab.com/g/p/-/merge_requests/12", Some("MR !12"))]
+    #[case("https://github.com/o/r/pull/new/branch", None)]
+    #[case("https://app.vercel.app", None)]
+    fn names_numbered_links(#[case] url: &str, #[case] label: Option<&str>) {
+        assert_eq!(link_label(url).as_deref(), label);
     }
 }
