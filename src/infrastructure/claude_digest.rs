@@ -145,10 +145,10 @@ impl DigestBuilder {
         if row.sidechain == Some(true) {
             return;
         }
-        if let Some(branch) = row.git_branch.filter(|b| !b.is_empty() && *b != "HEAD") {
-            if self.digest.branch.as_deref() != Some(branch) {
-                self.digest.branch = Some(branch.to_owned());
-            }
+        if let Some(branch) = row.git_branch.filter(|b| !b.is_empty() && *b != "HEAD")
+            && self.digest.branch.as_deref() != Some(branch)
+        {
+            self.digest.branch = Some(branch.to_owned());
         }
         match row.kind {
             Some("user") if row.meta != Some(true) => self.user(row),

@@ -49,7 +49,7 @@ pub fn cut_reply(text: &str, max: usize) -> String {
             continue;
         }
         if gap {
-            out.push_str("\n");
+            out.push('\n');
             out.push_str(GAP);
             gap = false;
         }
@@ -57,7 +57,7 @@ pub fn cut_reply(text: &str, max: usize) -> String {
         out.push_str(paragraph);
     }
     if gap {
-        out.push_str("\n");
+        out.push('\n');
         out.push_str(GAP);
     }
     out
