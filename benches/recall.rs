@@ -59,6 +59,14 @@ fn main() {
         fit(&cases);
         return;
     }
+    if let Some(path) = args
+        .iter()
+        .position(|arg| arg == "--dump")
+        .and_then(|at| args.get(at + 1))
+    {
+        dump(&cases, path);
+        return;
+    }
     let minilm = args
         .iter()
         .position(|arg| arg == "--minilm")
@@ -407,4 +415,24 @@ fn fit(cases: &[Case]) {
     if let Some((threshold, figures)) = best {
         println!("chosen threshold {threshold:.4}: {figures:?}");
     }
+}
+
+/// Writes the tune half's features and grades as JSON, for trying a model outside Rust.
+/// The held-out half is never written.
+fn dump(cases: &[Case], path: &str) {
+    let rows: Vec<Value> = cases
+        .iter()
+        .filter(|c| c.split == "tune")
+        .map(|case| {
+            serde_json::json!({
+                "id": case.id,
+                "silenced": case.silenced,
+                "ids": case.ids,
+                "grades": case.grades,
+                "all_grades": case.all_grades,
+                "features": features(&case.signals, case.query_terms),
+            })
+        })
+        .collect();
+    std::fs::write(path, serde_json::to_string(&rows).unwrap()).expect("the dump file");
 }
