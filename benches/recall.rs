@@ -2,7 +2,10 @@
 //! the false-injection rate, on its tune and held-out halves, for carryover's calibrated
 //! recall and for plain rankings beside it.
 //!
-//! `cargo bench --bench recall` prints the Markdown table of docs/benchmarks.md.
+//! `cargo bench --bench recall` prints the Markdown table of docs/benchmarks.md for the tune
+//! half and the first held-out half (`seen`: measured once, then used to compare approaches).
+//! `-- --heldout` adds the fresh held-out prompts (`prompts-fresh.json`, split `fresh`):
+//! measure them once, when tuning is done.
 //! `cargo bench --bench recall -- --fit` fits the calibration on the tune half only (never
 //! reading the held-out labels) and prints the constants for `domain/recall/calibration.rs`.
 //! `cargo bench --bench recall -- --minilm FILE` adds full all-MiniLM-L6-v2's rankings, from
@@ -23,6 +26,7 @@ use serde_json::Value;
 
 const LEARNINGS: &str = include_str!("../tests/fixtures/recall/learnings.json");
 const PROMPTS: &str = include_str!("../tests/fixtures/recall/prompts.json");
+const PROMPTS_FRESH: &str = include_str!("../tests/fixtures/recall/prompts-fresh.json");
 const PROJECTS: &str = include_str!("../tests/fixtures/recall/projects.json");
 
 /// One prompt, its candidates' signals and their grades.
@@ -80,8 +84,12 @@ fn main() {
         });
     println!("| method | split | prompts | nDCG@3 | precision | false injections | injected |");
     println!("|---|---|---:|---:|---:|---:|---:|");
-    for split in ["tune", "heldout"] {
-        let part: Vec<&Case> = cases.iter().filter(|c| c.split == split).collect();
+    let splits: &[(&str, &str)] = match args.iter().any(|arg| arg == "--heldout") {
+        true => &[("tune", "tune"), ("seen", "heldout"), ("heldout", "fresh")],
+        false => &[("tune", "tune"), ("seen", "heldout")],
+    };
+    for &(split, stored) in splits {
+        let part: Vec<&Case> = cases.iter().filter(|c| c.split == stored).collect();
         let calibrated = evaluate(&part, |case| {
             if case.silenced {
                 return Vec::new();
@@ -187,7 +195,10 @@ fn evaluate(cases: &[&Case], choose: impl Fn(&Case) -> Vec<usize>) -> Figures {
 /// Every prompt with the signals carryover computes for its visible learnings.
 fn cases() -> Vec<Case> {
     let learnings: Vec<Value> = serde_json::from_str(LEARNINGS).unwrap();
-    let prompts: Vec<Value> = serde_json::from_str(PROMPTS).unwrap();
+    let prompts: Vec<Value> = [PROMPTS, PROMPTS_FRESH]
+        .iter()
+        .flat_map(|text| serde_json::from_str::<Vec<Value>>(text).unwrap())
+        .collect();
     let projects: Vec<Value> = serde_json::from_str(PROJECTS).unwrap();
     let repo_of: HashMap<&str, &str> = projects
         .iter()
