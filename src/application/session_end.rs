@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::domain::ChangeReason;
-use crate::domain::agent_memory::{AgentMemory, parse_agent_memory};
+use crate::domain::agent_memory::{AgentMemory, parse_agent_memory, remembered_note_memory};
 use crate::domain::handoff::{HandoffScope, ParsedHandoff, build_handoff, read_handoff};
 use crate::domain::ports::{
     Clock, DigestScope, Embedder, EmbeddingIndex, HandoffStore, ProjectContext, SeedRepository,
@@ -251,6 +251,12 @@ where
             .agent_memories
             .iter()
             .filter_map(|text| parse_agent_memory(text))
+            .chain(
+                digest
+                    .remembered
+                    .iter()
+                    .filter_map(|note| remembered_note_memory(note)),
+            )
             .collect();
         let worth_it = LearningProposals::<E, I>::worth_a_look(&digest.user_requests, settings);
         if memories.is_empty() && !worth_it {
@@ -596,6 +602,33 @@ mod tests {
         let outcome = pollster::block_on(service.end(request));
         assert_eq!(outcome.proposals, expected.len());
         assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
+    }
+
+    #[test]
+    fn proposes_what_the_user_asked_the_client_to_remember() {
+        let mut transcripts = MockTranscriptReader::new();
+        transcripts.expect_digest().returning(|_, _| {
+            Ok(SessionDigest {
+                user_requests: vec!["Add the retry budget.".into()],
+                user_turns: 1,
+                remembered: vec!["Always use pnpm,  never npm".into()],
+                ..SessionDigest::default()
+            })
+        });
+        let expected: &'static [(&str, &str)] = &[("claude-memory", "Always use pnpm, never npm")];
+        let service = SessionEnd::new(
+            MockHandoffStore::new(),
+            transcripts,
+            project_at("/home/user/code/shop-api"),
+            seeds_expecting(expected),
+            proposals(),
+            fixed_clock(),
+        );
+        let request = request(HandoffSettings {
+            enabled: false,
+            ..HandoffSettings::default()
+        });
+        assert_eq!(pollster::block_on(service.end(request)).proposals, 1);
     }
 
     #[test]

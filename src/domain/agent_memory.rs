@@ -70,6 +70,22 @@ pub fn parse_agent_memory(text: &str) -> Option<AgentMemory> {
     })
 }
 
+/// A note the user asked the client to remember (Claude Code's `#` memory input): an
+/// instruction for the assistant in this project, as the client files it in the project's
+/// memory by default. `None` when it holds nothing to learn.
+pub fn remembered_note_memory(note: &str) -> Option<AgentMemory> {
+    let learning = clip(&redact(&collapse_spaces(note)), MAX_MEMORY_TEXT);
+    learning
+        .chars()
+        .any(char::is_alphanumeric)
+        .then_some(AgentMemory {
+            name: None,
+            kind: LearningKind::Pattern,
+            text: learning,
+            about_user: false,
+        })
+}
+
 /// The learning kind a memory type maps to: feedback on how to work is a pattern, facts about
 /// the user are self-knowledge, and project facts, references and anything unknown are
 /// insights.

@@ -12,7 +12,7 @@ use crate::domain::agent_memory::{MAX_MEMORY_FILE_BYTES, is_agent_memory_path};
 use crate::domain::transcript::{
     CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, SessionDigest, TodoItem, TodoStatus,
     check_summary, clean_request, find_links, is_check_command, is_read_only_command, parse_commit,
-    parse_push,
+    parse_push, remembered_note,
 };
 
 use super::regular_file::read_regular_utf8_no_follow;
@@ -206,6 +206,12 @@ impl DigestBuilder {
             .starts_with("[Request interrupted by user")
         {
             self.interrupted();
+            return;
+        }
+        if let Some(note) = remembered_note(text) {
+            if self.digest.remembered.len() < MAX_AGENT_MEMORIES {
+                self.digest.remembered.push(note.to_owned());
+            }
             return;
         }
         if let Some(request) = clean_request(text) {

@@ -737,6 +737,16 @@ mod tests {
         assert_eq!(digest.user_turns, 0, "a compaction summary is no request");
     }
 
+    #[test]
+    fn a_memory_note_is_remembered_not_requested() {
+        let digest = digest_of(&[
+            r#"{"type":"user","message":{"content":"<user-memory-input>Use pnpm</user-memory-input>"}}"#,
+            r#"{"type":"user","message":{"content":"add the retry budget"}}"#,
+        ]);
+        assert_eq!(digest.remembered, vec!["Use pnpm"]);
+        assert_eq!(digest.user_requests, vec!["add the retry budget"]);
+    }
+
     #[rstest::rstest]
     #[case::the_last_branch(&[r#"{"type":"user","gitBranch":"main","message":{"content":"go"}}"#, r#"{"type":"assistant","gitBranch":"fix/tags","message":{"content":[{"type":"text","text":"ok"}]}}"#], Some("fix/tags"))]
     #[case::detached_is_no_branch(&[r#"{"type":"user","gitBranch":"main","message":{"content":"go"}}"#, r#"{"type":"user","gitBranch":"HEAD","message":{"content":"on"}}"#], Some("main"))]

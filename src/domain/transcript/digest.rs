@@ -68,6 +68,9 @@ pub struct SessionDigest {
     /// The texts of the agent's memory files the session wrote or edited (Claude Code's
     /// `…/memory/*.md`, ADR 0014), as they stood at its end; at most [`MAX_AGENT_MEMORIES`].
     pub agent_memories: Vec<String>,
+    /// What the user asked the client to remember (Claude Code's `#` memory input), oldest
+    /// first; at most [`MAX_AGENT_MEMORIES`].
+    pub remembered: Vec<String>,
     /// The git branch the session was on at its end, when the client recorded one (a
     /// detached `HEAD` is not a branch).
     pub branch: Option<String>,
@@ -278,6 +281,7 @@ impl SessionDigest {
             compact_summary: self.compact_summary.as_ref().map(clean),
             agent_memories: self.agent_memories.iter().map(clean).collect(),
             branch: self.branch.as_ref().map(clean),
+            remembered: self.remembered.iter().map(clean).collect(),
             ending: match &self.ending {
                 Ending::ApiError(text) => Ending::ApiError(clean(text)),
                 other => other.clone(),

@@ -17,5 +17,5 @@ pub use digest::{
     SessionDigest, TodoItem, TodoStatus,
 };
 pub use injection::PriorInjection;
-pub use request::clean_request;
+pub use request::{clean_request, remembered_note};
 pub use usage::{CompactBoundary, ContextUsage};

@@ -81,6 +81,15 @@ pub fn clean_request(text: &str) -> Option<String> {
     Some(text.to_owned())
 }
 
+/// What the user asked the client to remember in a user row (Claude Code's `#` memory input,
+/// `<user-memory-input>…</user-memory-input>`), or `None` when the row is something else.
+pub fn remembered_note(text: &str) -> Option<&str> {
+    let text = text.trim();
+    let note = text.strip_prefix("<user-memory-input>")?;
+    let note = note.strip_suffix("</user-memory-input>").unwrap_or(note);
+    Some(note.trim()).filter(|note| !note.is_empty())
+}
+
 /// `Some(request)` when the row is a command echo (`<command-name>/x</command-name>`
 /// with `<command-args>`), `None` when it is not a command at all.
 fn slash_command(text: &str) -> Option<Option<String>> {
@@ -147,5 +156,17 @@ mod tests {
     #[case::empty("   ", None)]
     fn cleans_requests(#[case] text: &str, #[case] expected: Option<&str>) {
         assert_eq!(clean_request(text).as_deref(), expected);
+    }
+
+    #[rstest]
+    #[case::a_note(
+        "<user-memory-input>Always use pnpm</user-memory-input>",
+        Some("Always use pnpm")
+    )]
+    #[case::unclosed("<user-memory-input> Use pnpm ", Some("Use pnpm"))]
+    #[case::empty("<user-memory-input> </user-memory-input>", None)]
+    #[case::a_request("always use pnpm", None)]
+    fn reads_what_the_user_asked_to_remember(#[case] text: &str, #[case] note: Option<&str>) {
+        assert_eq!(remembered_note(text), note);
     }
 }
