@@ -116,7 +116,7 @@ static ASK_FIRST: LazyLock<Regex> = LazyLock::new(|| {
 
 static PREFER: LazyLock<Regex> = LazyLock::new(|| {
     regex(
-        r"(?i)^(ich (bevorzuge|mag lieber|hätte lieber|arbeite lieber)|(yo )?prefiero|je préfère)\s+\S",
+        r"(?i)^(ich (bevorzuge|präferiere|mag lieber|hätte lieber|arbeite lieber)|(yo )?prefiero|je préfère)\s+\S",
     )
 });
 
@@ -286,6 +286,7 @@ mod tests {
         "Ich bevorzuge kurze Funktionen mit frühen Returns.",
         Family::Preference
     )]
+    #[case::de_prefer_loanword("Ich präferiere immer den nachhaltigen Ansatz.", Family::Preference)]
     // Spanish
     #[case::es_always(
         "Siempre escribe los mensajes de commit en inglés.",

@@ -99,7 +99,7 @@ const QUOTE_MARKS: [char; 7] = ['"', '“', '„', '«', '「', '『', '\''];
 
 static PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     regex(
-        r"(?i)^i\s*(?:really\s+)?(?P<verb>prefer|like|love|want|always want|never want|always prefer|expect|['’]d rather|would rather|['’]d like|would like)\s+(?P<rest>.+)$",
+        r"(?i)^i\s*(?:(?:really|actually|generally|usually|strongly|much)\s+)?(?P<verb>prefer|like|love|want|always want|never want|always prefer|expect|['’]d rather|would rather|['’]d like|would like)\s+(?P<rest>.+)$",
     )
 });
 
@@ -533,6 +533,12 @@ mod tests {
         LearningKind::Pattern,
         Family::Preference,
         "Prefers table-driven tests with rstest."
+    )]
+    #[case::prefer_with_an_adverb(
+        "I actually prefer early returns over nested ifs.",
+        LearningKind::Pattern,
+        Family::Preference,
+        "Prefers early returns over nested ifs."
     )]
     #[case::rather_you(
         "I'd rather you ask before running database migrations.",
