@@ -179,6 +179,15 @@ pub enum SyncError {
         /// What git said.
         message: String,
     },
+    /// The remote received the push but refused to update its branch (a lock left by a push
+    /// stopped half way, a hook, permissions).
+    #[error("{remote} refused the push: {message}")]
+    Refused {
+        /// The remote's URL.
+        remote: String,
+        /// What the remote said.
+        message: String,
+    },
     /// A local git command failed.
     #[error("git {command}: {message}")]
     Git {

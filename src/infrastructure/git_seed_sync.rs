@@ -259,13 +259,16 @@ impl GitSeedSync {
 
     fn unreachable(&self, message: String) -> SyncError {
         SyncError::Unreachable {
-            remote: self
-                .git
-                .run(&["remote", "get-url", REMOTE])
-                .map(|url| url.trim().to_owned())
-                .unwrap_or_else(|_| REMOTE.to_owned()),
+            remote: self.remote_url(),
             message,
         }
+    }
+
+    fn remote_url(&self) -> String {
+        self.git
+            .run(&["remote", "get-url", REMOTE])
+            .map(|url| url.trim().to_owned())
+            .unwrap_or_else(|_| REMOTE.to_owned())
     }
 
     fn lock(&self) -> Result<FileLock, SyncError> {
@@ -439,6 +442,12 @@ impl SeedSync for GitSeedSync {
         {
             return Ok(PushOutcome::Rejected);
         }
+        if said.contains("[remote rejected]") {
+            return Err(SyncError::Refused {
+                remote: self.remote_url(),
+                message: git_reason(&said),
+            });
+        }
         Err(self.unreachable(git_reason(&said)))
     }
 
@@ -554,10 +563,18 @@ fn git_error(error: GitError) -> SyncError {
 /// after it are advice such as "make sure … and the repository exists."), else its last line.
 fn git_reason(said: &str) -> String {
     let lines = || said.lines().map(str::trim).filter(|l| !l.is_empty());
-    lines()
-        .find_map(|l| {
-            l.strip_prefix("fatal:")
-                .or_else(|| l.strip_prefix("error:"))
+    // The remote's own error says why a push was refused; the local one only that it was.
+    let remote = lines().find_map(|l| {
+        let l = l.strip_prefix("remote:")?.trim();
+        l.strip_prefix("fatal:")
+            .or_else(|| l.strip_prefix("error:"))
+    });
+    remote
+        .or_else(|| {
+            lines().find_map(|l| {
+                l.strip_prefix("fatal:")
+                    .or_else(|| l.strip_prefix("error:"))
+            })
         })
         .or_else(|| lines().next_back())
         .unwrap_or("failed")
@@ -579,6 +596,10 @@ mod tests {
     #[case::the_cause_not_the_advice(
         "fatal: '/nowhere/x.git' does not appear to be a git repository\nfatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists.\n",
         "'/nowhere/x.git' does not appear to be a git repository"
+    )]
+    #[case::the_remotes_reason(
+        "remote: error: cannot lock ref 'refs/heads/main': Unable to create 'r.git/refs/heads/main.lock': File exists.\nremote: \nTo r.git\n ! [remote rejected] HEAD -> main (failed to update ref)\nerror: failed to push some refs to 'r.git'\n",
+        "cannot lock ref 'refs/heads/main': Unable to create 'r.git/refs/heads/main.lock': File exists."
     )]
     #[case::an_error_line(
         "hint: see below\nerror: failed to push some refs to 'x'\n",

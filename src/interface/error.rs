@@ -231,6 +231,12 @@ impl From<SyncError> for CliError {
                     "check the URL (`git ls-remote URL`) and the network; `carryover sync remote add URL` replaces it",
                 ),
             ),
+            SyncError::Refused { .. } => Self::failed(
+                format!("{error}; nothing was lost, the local seed is as it was"),
+                Some(
+                    "if it names a lock file and no git is running on the remote, a push stopped half way left it: remove that file, then sync again",
+                ),
+            ),
             SyncError::Seed(seed) => seed.into(),
             SyncError::Unmergeable { .. } | SyncError::Git { .. } => {
                 Self::failed(error.to_string(), None)

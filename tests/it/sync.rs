@@ -367,6 +367,10 @@ fn a_sync_killed_at_any_point_loses_nothing() {
         unsafe { libc::kill(-group, libc::SIGKILL) };
         let _ = child.wait();
     }
+    // The group killed the remote's side too (a path remote runs `git receive-pack` here),
+    // which may have left the remote's ref lock; a server's receive-pack outlives its client
+    // and removes it, so the test does.
+    remove_locks(&remote);
     // A killed `git merge` may have left its own state; the next sync recovers from it.
     sync(&desktop);
     sync(&laptop);
@@ -561,5 +565,43 @@ fn a_field_renamed_on_both_machines_takes_the_newer_change_and_says_so() {
     sync(&laptop);
     for env in [&laptop, &desktop] {
         assert_eq!(seed(env)["identity"]["aiName"], "Iris");
+    }
+}
+
+#[test]
+fn a_lock_left_on_the_remote_is_named_and_nothing_is_lost() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    learn(&laptop, "The laptop learned this");
+    sync(&laptop);
+    // What a push killed while the remote updated its branch leaves behind.
+    let lock = remote.join("refs/heads/main.lock");
+    fs_err::write(&lock, "").unwrap();
+    learn(&laptop, "Learned while the remote was locked");
+    let out = laptop.std_carryover().args(["sync"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("refused the push: cannot lock ref") && stderr.contains("main.lock"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("remove that file"), "{stderr}");
+    fs_err::remove_file(&lock).unwrap();
+    sync(&laptop);
+    let desktop = machine(&remote);
+    sync(&desktop);
+    assert!(contents(&desktop).contains(&"Learned while the remote was locked".to_owned()));
+}
+
+/// Removes the `*.lock` files under a bare remote's refs.
+fn remove_locks(dir: &Path) {
+    for entry in fs_err::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            remove_locks(&path);
+        } else if path.extension().is_some_and(|e| e == "lock") {
+            fs_err::remove_file(&path).unwrap();
+        }
     }
 }
