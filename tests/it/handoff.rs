@@ -39,7 +39,7 @@ fn session_end_then_startup_carries_the_handoff() {
     let replay = Replay::new("shop-api");
     replay.session_end("sessionend-other-4");
     let text = fs_err::read_to_string(handoff_path(&replay)).unwrap();
-    assert!(text.starts_with(&format!("---\nsession_id: {SHOP_API_SESSION}\ntimestamp: 2026-11-22T18:40:00+00:00\nproject: shop-api\nduration_turns: 2\nsubstantive: true\nfiles_changed:\n  - notes.txt\n---\n")), "{text}");
+    assert!(text.starts_with(&format!("---\nsession_id: {SHOP_API_SESSION}\ntimestamp: 2026-11-22T18:40:00+00:00\nproject: shop-api\nduration_turns: 2\nbranch: master\nsubstantive: true\nfiles_changed:\n  - notes.txt\n---\n")), "{text}");
     for expected in [
         "## Goal\n- First request: TOOLS please add the retry budget",
         "## Files Changed\n- notes.txt",
@@ -53,7 +53,7 @@ fn session_end_then_startup_carries_the_handoff() {
     assert!(!text.contains("Add retry budget to the fetcher"), "{text}");
 
     let context = replay.session_start("sessionstart-startup-2");
-    assert!(context.contains("Handoff from the previous session (just now, 2026-11-22 18:40 UTC; session 81b8f225, 2 turns):"), "{context}");
+    assert!(context.contains("Handoff from the previous session (just now, 2026-11-22 18:40 UTC; session 81b8f225, 2 turns, on branch master):"), "{context}");
     assert!(
         context.contains("please add the retry budget") && context.contains("notes.txt"),
         "{context}"
