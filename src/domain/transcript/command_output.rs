@@ -70,13 +70,7 @@ pub fn link_label(url: &str) -> Option<String> {
 }
 
 fn is_pull_request(url: &str) -> bool {
-    let numbered = |marker: &str| {
-        url.split_once(marker).is_some_and(|(_, rest)| {
-            let number = rest.split(['/', '#', '?']).next().unwrap_or_default();
-            !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
-        })
-    };
-    numbered("/pull/") || numbered("/-/merge_requests/") || numbered("/issues/")
+    link_label(url).is_some()
 }
 
 fn is_deploy(url: &str) -> bool {
