@@ -5,11 +5,11 @@
 //!
 //! `cargo bench --bench handoff` prints the tune part's fact recall (plain and weighted),
 //! injected size and the noise strings found, and the same for `seen`: the first held-out part
-//! (sessions 01-33 split `heldout`), and `seen2`: the first fresh part (sessions 34-44, split
-//! `fresh`), each measured once and tuned on since. `-- --heldout` adds the held-out part
-//! (sessions 45 on, split `fresh2`; measure it once, when tuning is done). `-- --detail tune`
-//! (or `seen`, `seen2`) adds each session's missed facts and its injected text; the
-//! held-out part is never shown in detail.
+//! (sessions 01-33 split `heldout`), `seen2` (sessions 34-44, split `fresh`) and `seen3`
+//! (sessions 45-52, split `fresh2`), each measured once and tuned on since. `-- --heldout`
+//! adds the held-out part (sessions 53 on, split `fresh3`; measure it once, when tuning is
+//! done). `-- --detail tune` (or `seen`, `seen2`, `seen3`) adds each session's missed facts
+//! and its injected text; the held-out part is never shown in detail.
 
 use std::path::Path;
 
@@ -21,12 +21,13 @@ use carryover::domain::seed::Timestamp;
 use carryover::infrastructure::ClaudeTranscriptReader;
 use serde::Deserialize;
 
-const GOLD: [&str; 5] = [
+const GOLD: [&str; 6] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh2.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh3.json"),
 ];
 
 #[derive(Deserialize)]
@@ -89,15 +90,21 @@ fn main() {
     );
     println!("|---|---:|---:|---:|---:|---:|");
     // The held-out part is measured once, when a change is done being tuned: `--heldout`.
-    // The earlier held-out parts have been measured and are tuned on: `seen`, `seen2`.
+    // The earlier held-out parts have been measured and are tuned on: `seen`, `seen2`, `seen3`.
     let splits: &[(&str, &str)] = match args.iter().any(|arg| arg == "--heldout") {
         true => &[
             ("tune", "tune"),
             ("seen", "heldout"),
             ("seen2", "fresh"),
-            ("heldout", "fresh2"),
+            ("seen3", "fresh2"),
+            ("heldout", "fresh3"),
         ],
-        false => &[("tune", "tune"), ("seen", "heldout"), ("seen2", "fresh")],
+        false => &[
+            ("tune", "tune"),
+            ("seen", "heldout"),
+            ("seen2", "fresh"),
+            ("seen3", "fresh2"),
+        ],
     };
     for &(split, stored) in splits {
         let scored: Vec<(&Session, Scored)> = sessions

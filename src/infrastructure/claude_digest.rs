@@ -11,8 +11,8 @@ use serde_json::value::RawValue;
 use crate::domain::agent_memory::{MAX_MEMORY_FILE_BYTES, is_agent_memory_path};
 use crate::domain::transcript::{
     CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, SessionDigest, TodoItem, TodoStatus,
-    check_summary, clean_request, find_links, is_check_command, is_read_only_command, parse_commit,
-    parse_push, remembered_note,
+    ahead_of_upstream, check_summary, clean_request, find_links, is_check_command,
+    is_read_only_command, parse_commit, parse_push, remembered_note,
 };
 
 use super::regular_file::read_regular_utf8_no_follow;
@@ -120,6 +120,9 @@ pub(super) struct DigestBuilder {
     /// Agent memory files written or edited, in order of their last change: the text written,
     /// or `None` when the file on disk holds the latest text.
     memories: Vec<(String, Option<String>)>,
+    /// The latest command called since the assistant last replied: if its result never
+    /// arrives, the session ended while it ran.
+    last_command: Option<(String, String)>,
 }
 
 impl DigestBuilder {
@@ -236,12 +239,14 @@ impl DigestBuilder {
         if !text.is_empty() {
             self.digest.last_assistant_message = Some(text.to_owned());
             self.digest.ending = Ending::Replied;
+            self.last_command = None;
         }
     }
 
     /// A shell command call whose effect counts once its result arrives.
     pub(super) fn command_call(&mut self, id: String, command: String) {
         if self.pending.len() < MAX_PENDING {
+            self.last_command = Some((id.clone(), command.clone()));
             self.pending.insert(id, Pending::Command(command));
         }
     }
@@ -360,13 +365,17 @@ impl DigestBuilder {
                 let status = input.status.as_deref().and_then(TodoStatus::parse);
                 index.zip(status).map(|(i, s)| Pending::TaskUpdate(i, s))
             }
-            "Bash" | "shell" | "exec_command" | "run_shell_command" => {
+            "Bash" | "PowerShell" | "shell" | "exec_command" | "run_shell_command" => {
                 input.command.map(Pending::Command)
             }
             _ => None,
         };
-        if let Some(pending) = pending {
-            self.pending.insert(id, pending);
+        match pending {
+            Some(Pending::Command(command)) => self.command_call(id, command),
+            Some(pending) => {
+                self.pending.insert(id, pending);
+            }
+            None => {}
         }
     }
 
@@ -445,10 +454,16 @@ impl DigestBuilder {
         }
         if command.contains("push") {
             for push in parse_push(output) {
+                self.digest.unpushed = None;
                 if !self.digest.pushes.contains(&push) {
                     self.digest.pushes.push(push);
                 }
             }
+        }
+        if command.contains("status")
+            && let Some(ahead) = ahead_of_upstream(output)
+        {
+            self.digest.unpushed = ahead;
         }
         for url in find_links(output) {
             self.link(url);
@@ -474,6 +489,10 @@ impl DigestBuilder {
     /// The digest, its requests trimmed and its title chosen (the user's own title first).
     pub(super) fn finish(mut self) -> SessionDigest {
         self.digest.trim_requests();
+        self.digest.unfinished = self
+            .last_command
+            .filter(|(id, _)| self.pending.contains_key(id))
+            .map(|(_, command)| command);
         self.digest.title = self
             .custom_title
             .or(self.ai_title)

@@ -737,6 +737,23 @@ mod tests {
         assert_eq!(digest.user_turns, 0, "a compaction summary is no request");
     }
 
+    const STATUS_AHEAD: &str = r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"On branch main\nYour branch is ahead of 'origin/main' by 2 commits."}]}}"#;
+
+    #[rstest::rstest]
+    #[case::ends_on_a_call(&[r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t9","name":"PowerShell","input":{"command":"entire session attach 12"}}]}}"#], Some("entire session attach 12"), None)]
+    #[case::a_reply_after_it(&[r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t9","name":"Bash","input":{"command":"sleep 9"}}]}}"#, r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Still running; moving on."}]}}"#], None, None)]
+    #[case::ahead(&[r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"git status"}}]}}"#, STATUS_AHEAD], None, Some("ahead of 'origin/main' by 2 commits"))]
+    #[case::pushed_since(&[r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"git status"}}]}}"#, STATUS_AHEAD, r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"git push"}}]}}"#, r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"To github.com:a/b.git\n   1a2b3c4..5d6e7f8  main -> main"}]}}"#], None, None)]
+    fn tells_what_was_left_half_way(
+        #[case] lines: &[&str],
+        #[case] unfinished: Option<&str>,
+        #[case] unpushed: Option<&str>,
+    ) {
+        let digest = digest_of(lines);
+        assert_eq!(digest.unfinished.as_deref(), unfinished);
+        assert_eq!(digest.unpushed.as_deref(), unpushed);
+    }
+
     #[test]
     fn a_memory_note_is_remembered_not_requested() {
         let digest = digest_of(&[

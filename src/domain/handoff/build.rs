@@ -17,7 +17,7 @@ const REQUESTS_KEPT: usize = 10;
 const MAX_ITEM: usize = 300;
 const MAX_GOAL: usize = 400;
 const MAX_MESSAGE: usize = 800;
-const MAX_TURN_REPLY: usize = 320;
+const MAX_TURN_REPLY: usize = 220;
 /// Todo items listed per state; a list of 100,000 must not make a megabyte handoff.
 const MAX_TODOS_SHOWN: usize = 30;
 const MAX_COMMITS_SHOWN: usize = 5;
@@ -123,7 +123,11 @@ pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Times
             .turn_replies
             .iter()
             .rev()
-            .map(|reply| clip(&cut_reply(reply, usize::MAX), MAX_TURN_REPLY))
+            .map(|reply| {
+                cut_reply(reply, MAX_TURN_REPLY)
+                    .replace("\n\n", " ")
+                    .replace('\n', " ")
+            })
             .collect(),
         last_message: digest
             .last_assistant_message

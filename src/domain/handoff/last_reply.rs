@@ -41,6 +41,12 @@ pub fn cut_reply(text: &str, max: usize) -> String {
         budget -= cost;
         kept[at] = true;
     }
+    if !kept.contains(&true) {
+        // No other paragraph fits whole: the opening runs on into the next instead.
+        let head: String = text.chars().take(max.saturating_sub(1)).collect();
+        let cut = head.rfind(char::is_whitespace).unwrap_or(head.len());
+        return format!("{}{GAP}", head[..cut].trim_end());
+    }
     let mut out = (*first).to_owned();
     let mut gap = false;
     for (paragraph, keep) in rest.iter().zip(kept) {
@@ -106,7 +112,11 @@ mod tests {
     #[case::short("Done.", 100, "Done.")]
     #[case::headings_demoted("## Summary\nAll green.", 100, "**Summary**\nAll green.")]
     #[case::not_a_heading("#hashtag stays", 100, "#hashtag stays")]
-    #[case::paragraphs("First part.\n\nSecond part is longer.", 20, "First part.\n…")]
+    #[case::runs_on_when_nothing_else_fits(
+        "All clean. The changes are:\n\n1. **Toggle** moved left, and a long tail",
+        44,
+        "All clean. The changes are:\n\n1. **Toggle**…"
+    )]
     #[case::the_close_is_kept(
         "Did it.\n\nA long middle about details.\n\nMerge?",
         30,

@@ -3,12 +3,14 @@
 //! summary listed as pending.
 
 use crate::domain::format::clip;
-use crate::domain::transcript::{Ending, SessionDigest, TodoStatus};
+use crate::domain::transcript::{Ending, SessionDigest, TodoStatus, command_gist};
 
 use super::compact_summary::CompactSummary;
 use super::file_groups::relative_path;
 
 const MAX_LINE: usize = 240;
+/// A command quoted in a thread is cut to this.
+const MAX_COMMAND: usize = 120;
 /// Phrases with which a reply hands the next move to the user.
 const AWAITING: [&str; 14] = [
     "if you agree",
@@ -74,6 +76,16 @@ pub fn open_threads(digest: &SessionDigest, summary: &CompactSummary, root: &str
             &format!("{when}: {}{more}", names.join(", ")),
             MAX_LINE,
         ));
+    }
+    if let Some(command) = &digest.unfinished {
+        threads.push(format!(
+            "The session ended before this finished (no result recorded): `{}`",
+            clip(&command_gist(command), MAX_COMMAND)
+        ));
+    }
+    if let Some(ahead) = &digest.unpushed {
+        let on = digest.branch.as_deref().unwrap_or("the branch");
+        threads.push(clip(&format!("Not pushed: {on} is {ahead}"), MAX_LINE));
     }
     for status in [TodoStatus::InProgress, TodoStatus::Pending] {
         for todo in digest.todos_in(status).take(6) {
@@ -144,6 +156,29 @@ mod tests {
     fn judges_the_end(#[case] ending: Ending, #[case] expected: Option<&str>) {
         let threads = open_threads(&digest(ending), &CompactSummary::default(), "/p");
         assert_eq!(threads.first().map(String::as_str), expected);
+    }
+
+    #[rstest]
+    #[case::unpushed(
+        |d: &mut SessionDigest| {
+            d.branch = Some("main".into());
+            d.unpushed = Some("ahead of 'origin/main' by 2 commits".into());
+        },
+        "Not pushed: main is ahead of 'origin/main' by 2 commits"
+    )]
+    #[case::unpushed_on_an_unknown_branch(
+        |d: &mut SessionDigest| d.unpushed = Some("ahead of 'origin/x' by 1 commit".into()),
+        "Not pushed: the branch is ahead of 'origin/x' by 1 commit"
+    )]
+    #[case::unfinished(
+        |d: &mut SessionDigest| d.unfinished = Some("git commit -m 'x'\necho done".into()),
+        "The session ended before this finished (no result recorded): `git commit -m 'x'; echo done`"
+    )]
+    fn names_work_left_half_way(#[case] set: fn(&mut SessionDigest), #[case] expected: &str) {
+        let mut digest = digest(Ending::Replied);
+        set(&mut digest);
+        let threads = open_threads(&digest, &CompactSummary::default(), "/p");
+        assert!(threads.iter().any(|t| t == expected), "{threads:?}");
     }
 
     #[rstest]

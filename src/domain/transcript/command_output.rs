@@ -23,6 +23,64 @@ pub fn parse_commit(output: &str) -> Option<(String, String, String)> {
     })
 }
 
+/// A shell command's substance on one line: its steps joined by `; `, without the steps that
+/// only set the stage (comments, `cd`, `Set-Location`, `pushd`, environment assignments).
+pub fn command_gist(command: &str) -> String {
+    let steps: Vec<&str> = command
+        .lines()
+        .flat_map(|line| line.split("&&"))
+        .flat_map(|step| step.split("; "))
+        .map(str::trim)
+        .filter(|step| !step.is_empty() && !sets_the_stage(step))
+        .collect();
+    if steps.is_empty() {
+        command.split_whitespace().collect::<Vec<_>>().join(" ")
+    } else {
+        steps.join("; ")
+    }
+}
+
+fn sets_the_stage(step: &str) -> bool {
+    let first = step.split_whitespace().next().unwrap_or_default();
+    step.starts_with('#')
+        || matches!(first, "cd" | "Set-Location" | "pushd" | "export" | "set")
+        || step.starts_with("$env:")
+        || first.split_once('=').is_some_and(|(name, _)| {
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+}
+
+/// What a `git status` says of the branch against its upstream: `Some(Some("ahead of
+/// 'origin/main' by 2 commits"))` when it has commits the upstream lacks, `Some(None)` when it
+/// reports the branch otherwise (up to date, behind), `None` when the output says nothing of it.
+/// Reads the long form and the short one (`## main...origin/main [ahead 2]`).
+pub fn ahead_of_upstream(output: &str) -> Option<Option<String>> {
+    for line in output.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("Your branch is ") {
+            return Some(
+                rest.strip_prefix("ahead of ")
+                    .map(|ahead| format!("ahead of {}", ahead.trim_end_matches(['.', ','])))
+                    .filter(|_| !rest.contains("have diverged")),
+            );
+        }
+        if let Some(branches) = line.strip_prefix("## ")
+            && let Some((_, upstream)) = branches.split_once("...")
+        {
+            let (upstream, tracking) = upstream.split_once(' ').unwrap_or((upstream, ""));
+            let ahead = tracking
+                .trim_start_matches('[')
+                .strip_prefix("ahead ")
+                .and_then(|n| n.split([',', ']']).next())
+                .and_then(|n| n.trim().parse::<u32>().ok());
+            return Some(ahead.map(|n| {
+                let commits = if n == 1 { "commit" } else { "commits" };
+                format!("ahead of '{upstream}' by {n} {commits}")
+            }));
+        }
+    }
+    None
+}
+
 /// The refs a `git push` updated (`main -> main`), as git prints them to the user.
 pub fn parse_push(output: &str) -> Vec<String> {
     output
@@ -298,5 +356,48 @@ mod tests {
     #[case("https://app.vercel.app", None)]
     fn names_numbered_links(#[case] url: &str, #[case] label: Option<&str>) {
         assert_eq!(link_label(url).as_deref(), label);
+    }
+
+    #[rstest]
+    #[case::ahead(
+        "On branch main\nYour branch is ahead of 'origin/main' by 2 commits.\n  (use \"git push\" to publish your local commits)\n",
+        Some(Some("ahead of 'origin/main' by 2 commits"))
+    )]
+    #[case::up_to_date(
+        "On branch main\nYour branch is up to date with 'origin/main'.\n",
+        Some(None)
+    )]
+    #[case::diverged("Your branch and 'origin/main' have diverged,\n", None)]
+    #[case::short_ahead(
+        "## main...origin/main [ahead 1]\n M a.rs\n",
+        Some(Some("ahead of 'origin/main' by 1 commit"))
+    )]
+    #[case::short_ahead_and_behind(
+        "## fix...origin/fix [ahead 3, behind 1]\n",
+        Some(Some("ahead of 'origin/fix' by 3 commits"))
+    )]
+    #[case::short_even("## main...origin/main\n", Some(None))]
+    #[case::no_status("3 files changed", None)]
+    fn reads_how_far_the_branch_is_ahead(
+        #[case] output: &str,
+        #[case] expected: Option<Option<&str>>,
+    ) {
+        assert_eq!(
+            ahead_of_upstream(output),
+            expected.map(|ahead| ahead.map(str::to_owned))
+        );
+    }
+
+    #[rstest]
+    #[case::plain("cargo test", "cargo test")]
+    #[case::stage_set_first(
+        "$env:Path += \";C:\\bin\"; Set-Location \"C:\\repo\"\nentire session attach 12 2>&1",
+        "entire session attach 12 2>&1"
+    )]
+    #[case::cd_and_comment("# Move it\ncd /repo && git mv a b", "git mv a b")]
+    #[case::env_assignment("RUST_LOG=debug cargo run", "RUST_LOG=debug cargo run")]
+    #[case::only_stage("cd /repo", "cd /repo")]
+    fn gives_a_commands_substance(#[case] command: &str, #[case] gist: &str) {
+        assert_eq!(command_gist(command), gist);
     }
 }

@@ -68,6 +68,12 @@ pub struct SessionDigest {
     /// The texts of the agent's memory files the session wrote or edited (Claude Code's
     /// `…/memory/*.md`, ADR 0014), as they stood at its end; at most [`MAX_AGENT_MEMORIES`].
     pub agent_memories: Vec<String>,
+    /// The command the session ended on, when its result never came (the session stopped
+    /// while it ran, or before its output was recorded).
+    pub unfinished: Option<String>,
+    /// How far the branch was ahead of its upstream by the last `git status` (`ahead of
+    /// 'origin/main' by 2 commits`), unless a push followed: commits not pushed.
+    pub unpushed: Option<String>,
     /// What the user asked the client to remember (Claude Code's `#` memory input), oldest
     /// first; at most [`MAX_AGENT_MEMORIES`].
     pub remembered: Vec<String>,
@@ -281,6 +287,7 @@ impl SessionDigest {
             compact_summary: self.compact_summary.as_ref().map(clean),
             agent_memories: self.agent_memories.iter().map(clean).collect(),
             branch: self.branch.as_ref().map(clean),
+            unfinished: self.unfinished.as_ref().map(clean),
             remembered: self.remembered.iter().map(clean).collect(),
             ending: match &self.ending {
                 Ending::ApiError(text) => Ending::ApiError(clean(text)),

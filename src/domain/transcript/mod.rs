@@ -9,8 +9,8 @@ mod usage;
 
 pub use answer::{Answer, answered_question};
 pub use command_output::{
-    check_summary, find_links, is_check_command, is_read_only_command, link_label, parse_commit,
-    parse_push,
+    ahead_of_upstream, check_summary, command_gist, find_links, is_check_command,
+    is_read_only_command, link_label, parse_commit, parse_push,
 };
 pub use digest::{
     ChangedFile, CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_FILES_CHANGED, MAX_TODOS,
