@@ -1,23 +1,24 @@
 //! Learning proposals on real user messages (`tests/fixtures/real-sessions/messages-*.json`,
-//! 1,006 messages of 60 published Claude Code sessions, labelled durable or not): precision and
+//! 1,087 messages of 69 published Claude Code sessions, labelled durable or not): precision and
 //! recall of the phrase rules at the session-end floor, per language.
 //!
-//! `cargo bench --bench proposals` prints the tune part, `seen` and `seen2`, the first two
-//! held-out parts (`messages-fresh.json` is the second; each measured once, tuned on since);
-//! `-- --heldout` adds the held-out part (`messages-fresh2.json`; measure it once, when tuning
-//! is done). `-- --detail` lists the false proposals and misses of every part but the
+//! `cargo bench --bench proposals` prints the tune part and `seen`, `seen2`, `seen3`, the
+//! earlier held-out parts (`messages-fresh.json`, `messages-fresh2.json`; each measured once,
+//! tuned on since); `-- --heldout` adds the held-out part (`messages-fresh3.json`; measure it
+//! once, when tuning is done). `-- --detail` lists the false proposals and misses of every part but the
 //! held-out one; `-- --explain ID` every candidate of one message outside it.
 
 use carryover::domain::extraction::candidates_from;
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
-const SETS: [&str; 5] = [
+const SETS: [&str; 6] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh2.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh3.json"),
 ];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;
@@ -64,7 +65,7 @@ fn main() {
     if let Some(id) = explain {
         for message in messages
             .iter()
-            .filter(|m| m.split != "fresh2" && &m.id == id)
+            .filter(|m| m.split != "fresh3" && &m.id == id)
         {
             for candidate in candidates_from(std::slice::from_ref(&message.text)) {
                 eprintln!(
@@ -81,9 +82,15 @@ fn main() {
             ("tune", "tune"),
             ("seen", "heldout"),
             ("seen2", "fresh"),
-            ("heldout", "fresh2"),
+            ("seen3", "fresh2"),
+            ("heldout", "fresh3"),
         ],
-        false => &[("tune", "tune"), ("seen", "heldout"), ("seen2", "fresh")],
+        false => &[
+            ("tune", "tune"),
+            ("seen", "heldout"),
+            ("seen2", "fresh"),
+            ("seen3", "fresh2"),
+        ],
     };
     println!("| part | language | messages | durable | proposed | precision | recall |");
     println!("|---|---|---:|---:|---:|---:|---:|");
