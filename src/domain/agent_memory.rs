@@ -58,10 +58,7 @@ pub fn parse_agent_memory(text: &str) -> Option<AgentMemory> {
     let learning = field("description")
         .map(str::to_owned)
         .or_else(|| first_sentence(body))?;
-    let learning = clip(&redact(&collapse_spaces(&learning)), MAX_MEMORY_TEXT);
-    if !learning.chars().any(char::is_alphanumeric) {
-        return None;
-    }
+    let learning = learning_text(&learning)?;
     Some(AgentMemory {
         name: field("name").map(str::to_owned),
         kind: memory_kind(memory_type.unwrap_or_default()),
@@ -74,16 +71,22 @@ pub fn parse_agent_memory(text: &str) -> Option<AgentMemory> {
 /// instruction for the assistant in this project, as the client files it in the project's
 /// memory by default. `None` when it holds nothing to learn.
 pub fn remembered_note_memory(note: &str) -> Option<AgentMemory> {
-    let learning = clip(&redact(&collapse_spaces(note)), MAX_MEMORY_TEXT);
+    Some(AgentMemory {
+        name: None,
+        kind: LearningKind::Pattern,
+        text: learning_text(note)?,
+        about_user: false,
+    })
+}
+
+/// A memory's text as a learning: whitespace collapsed, secrets redacted, clipped; `None`
+/// when nothing in it is a word.
+fn learning_text(raw: &str) -> Option<String> {
+    let learning = clip(&redact(&collapse_spaces(raw)), MAX_MEMORY_TEXT);
     learning
         .chars()
         .any(char::is_alphanumeric)
-        .then_some(AgentMemory {
-            name: None,
-            kind: LearningKind::Pattern,
-            text: learning,
-            about_user: false,
-        })
+        .then_some(learning)
 }
 
 /// The learning kind a memory type maps to: feedback on how to work is a pattern, facts about
@@ -274,6 +277,22 @@ mod tests {
         let secret = "---\ndescription: The staging token is ghp_Xk9mQ2vL7pR4sT8wY1nB3cD6fG0hJ5aZ2eWq\n---\n";
         let memory = parse_agent_memory(secret).unwrap();
         assert!(!memory.text.contains("ghp_Xk9m"), "{}", memory.text);
+    }
+
+    #[rstest]
+    #[case::a_rule("  Always use   pnpm ", Some("Always use pnpm"))]
+    #[case::a_secret_redacted(
+        "The token is ghp_Xk9mQ2vL7pR4sT8wY1nB3cD6fG0hJ5aZ2eWq",
+        Some("The token is [REDACTED]")
+    )]
+    #[case::nothing_to_learn(" -- ", None)]
+    fn a_remembered_note_is_a_project_pattern(#[case] note: &str, #[case] text: Option<&str>) {
+        let memory = remembered_note_memory(note);
+        assert_eq!(memory.as_ref().map(|m| m.text.as_str()), text);
+        if let Some(memory) = memory {
+            assert_eq!(memory.kind, LearningKind::Pattern);
+            assert_eq!(memory.scope(false), ProposedScope::Project);
+        }
     }
 
     #[rstest]

@@ -6,9 +6,10 @@
 /// Marks where paragraphs were left out.
 const GAP: &str = "…";
 
-/// `text` within `max` characters: whole if it fits, else its first paragraph and as many of
-/// its last paragraphs as fit (tables left out), joined by `…`. The first paragraph alone is
-/// cut at a sentence or word when it is longer. Markdown headings are demoted.
+/// `text` within `max` characters: whole if it fits, else its first paragraph, its last one and
+/// those between in order while they fit (tables left out), with `…` where some were left out.
+/// When no other paragraph fits whole, the opening runs on to a word boundary; a first
+/// paragraph longer than `max` is cut at a sentence or word. Markdown headings are demoted.
 pub fn cut_reply(text: &str, max: usize) -> String {
     let demoted: Vec<String> = text.trim().lines().map(demote).collect();
     let text = demoted.join("\n");
@@ -24,17 +25,18 @@ pub fn cut_reply(text: &str, max: usize) -> String {
         return String::new();
     };
     let first_len = first.chars().count();
-    if first_len + 2 + GAP.len() > max {
+    let gap_len = GAP.chars().count();
+    if first_len + 1 + gap_len > max {
         return cut_paragraph(first, max);
     }
     // The closing paragraph first (what the reply asks or leaves open), then the middle in
     // order, while they fit; tables never.
-    let mut budget = max - first_len - 2 - GAP.chars().count();
+    let mut budget = max - first_len - 1 - gap_len;
     let mut kept = vec![false; rest.len()];
     let order = rest.len().checked_sub(1).into_iter().chain(0..rest.len());
     for at in order {
         // Its separator, and a gap mark that may come before it.
-        let cost = rest[at].chars().count() + 2 + 1 + GAP.chars().count();
+        let cost = rest[at].chars().count() + 2 + 1 + gap_len;
         if kept[at] || is_table(rest[at]) || cost > budget {
             continue;
         }

@@ -24,7 +24,9 @@ pub fn parse_commit(output: &str) -> Option<(String, String, String)> {
 }
 
 /// A shell command's substance on one line: its steps joined by `; `, without the steps that
-/// only set the stage (comments, `cd`, `Set-Location`, `pushd`, environment assignments).
+/// only set the stage (comments, `cd`, `Set-Location`, `pushd`, a bare environment
+/// assignment). A step that sets a variable for its own command (`RUST_LOG=debug cargo run`)
+/// stays.
 pub fn command_gist(command: &str) -> String {
     let steps: Vec<&str> = command
         .lines()
@@ -41,13 +43,16 @@ pub fn command_gist(command: &str) -> String {
 }
 
 fn sets_the_stage(step: &str) -> bool {
-    let first = step.split_whitespace().next().unwrap_or_default();
+    let mut words = step.split_whitespace();
+    let first = words.next().unwrap_or_default();
+    let bare_assignment = words.next().is_none()
+        && first.split_once('=').is_some_and(|(name, _)| {
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
     step.starts_with('#')
         || matches!(first, "cd" | "Set-Location" | "pushd" | "export" | "set")
         || step.starts_with("$env:")
-        || first.split_once('=').is_some_and(|(name, _)| {
-            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        })
+        || bare_assignment
 }
 
 /// What a `git status` says of the branch against its upstream: `Some(Some("ahead of
@@ -59,8 +64,7 @@ pub fn ahead_of_upstream(output: &str) -> Option<Option<String>> {
         if let Some(rest) = line.strip_prefix("Your branch is ") {
             return Some(
                 rest.strip_prefix("ahead of ")
-                    .map(|ahead| format!("ahead of {}", ahead.trim_end_matches(['.', ','])))
-                    .filter(|_| !rest.contains("have diverged")),
+                    .map(|ahead| format!("ahead of {}", ahead.trim_end_matches(['.', ',']))),
             );
         }
         if let Some(branches) = line.strip_prefix("## ")
@@ -395,7 +399,11 @@ mod tests {
         "entire session attach 12 2>&1"
     )]
     #[case::cd_and_comment("# Move it\ncd /repo && git mv a b", "git mv a b")]
-    #[case::env_assignment("RUST_LOG=debug cargo run", "RUST_LOG=debug cargo run")]
+    #[case::env_for_its_command(
+        "cd /repo && RUST_LOG=debug cargo run && git status",
+        "RUST_LOG=debug cargo run; git status"
+    )]
+    #[case::bare_assignment("DIR=/tmp/x\nls $DIR", "ls $DIR")]
     #[case::only_stage("cd /repo", "cd /repo")]
     fn gives_a_commands_substance(#[case] command: &str, #[case] gist: &str) {
         assert_eq!(command_gist(command), gist);
