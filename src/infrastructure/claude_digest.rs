@@ -12,7 +12,8 @@ use crate::domain::agent_memory::{MAX_MEMORY_FILE_BYTES, is_agent_memory_path};
 use crate::domain::transcript::{
     CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, SessionDigest, TodoItem, TodoStatus,
     ahead_of_upstream, check_summary, clean_request, find_links, is_check_command,
-    is_read_only_command, parse_commit, parse_push, remembered_note,
+    is_read_only_command, parse_commit, parse_push, remembered_note, user_shell_input,
+    user_shell_output, working_tree_changes,
 };
 
 use super::regular_file::read_regular_utf8_no_follow;
@@ -22,6 +23,41 @@ use super::regular_file::read_regular_utf8_no_follow;
 const MAX_PENDING: usize = 10_000;
 /// How much of a command's output is kept to judge it.
 const OUTPUT_KEPT: usize = 4 * 1024;
+
+/// Steps that stage every change before a commit (`git commit -a`, `git add -A`, …).
+const STAGES_ALL: [&str; 8] = [
+    "git commit -a",
+    "git commit -am",
+    "git commit --all",
+    "git add -A",
+    "git add --all",
+    "git add .",
+    "git add -u",
+    "git add :/",
+];
+
+/// Steps that put every change of the working tree away.
+const PUTS_ALL_AWAY: [&str; 6] = [
+    "git stash",
+    "git stash push",
+    "git stash -u",
+    "git reset --hard",
+    "git checkout -- .",
+    "git restore .",
+];
+
+/// Whether one of a command's steps is one of `steps`, alone or followed by more words.
+fn has_step(command: &str, steps: &[&str]) -> bool {
+    command
+        .split(['\n', ';', '&', '|'])
+        .map(str::trim)
+        .any(|step| {
+            steps.iter().any(|known| {
+                step.strip_prefix(known)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+            })
+        })
+}
 
 #[derive(Deserialize)]
 struct Row<'a> {
@@ -123,6 +159,8 @@ pub(super) struct DigestBuilder {
     /// The latest command called since the assistant last replied: if its result never
     /// arrives, the session ended while it ran.
     last_command: Option<(String, String)>,
+    /// A command the user ran through the client (`!`), until its output row arrives.
+    user_shell: Option<String>,
 }
 
 impl DigestBuilder {
@@ -209,6 +247,16 @@ impl DigestBuilder {
             .starts_with("[Request interrupted by user")
         {
             self.interrupted();
+            return;
+        }
+        if let Some(command) = user_shell_input(text) {
+            self.user_shell = Some(command.to_owned());
+            return;
+        }
+        if let Some((output, failed)) = user_shell_output(text) {
+            if let Some(command) = self.user_shell.take() {
+                self.command(&command, failed, &output);
+            }
             return;
         }
         if let Some(note) = remembered_note(text) {
@@ -451,6 +499,7 @@ impl DigestBuilder {
                 at,
             });
             self.digest.committed_since_compaction = true;
+            self.committed(command);
         }
         if command.contains("push") {
             for push in parse_push(output) {
@@ -460,13 +509,31 @@ impl DigestBuilder {
                 }
             }
         }
-        if command.contains("status")
-            && let Some(ahead) = ahead_of_upstream(output)
-        {
-            self.digest.unpushed = ahead;
+        if command.contains("status") {
+            if let Some(ahead) = ahead_of_upstream(output) {
+                self.digest.unpushed = ahead;
+            }
+            if let Some(paths) = working_tree_changes(output) {
+                self.digest.working_tree = paths;
+            }
+        }
+        if has_step(command, &PUTS_ALL_AWAY) {
+            self.digest.working_tree.clear();
         }
         for url in find_links(output) {
             self.link(url);
+        }
+    }
+
+    /// A commit takes the paths it staged out of the working tree as last seen: all of them
+    /// when it staged everything, those it names otherwise.
+    fn committed(&mut self, command: &str) {
+        if has_step(command, &STAGES_ALL) {
+            self.digest.working_tree.clear();
+        } else {
+            self.digest
+                .working_tree
+                .retain(|path| !command.contains(path.trim_end_matches('/')));
         }
     }
 

@@ -754,6 +754,34 @@ mod tests {
         assert_eq!(digest.unpushed.as_deref(), unpushed);
     }
 
+    fn status_then(command: &str) -> Vec<String> {
+        let status = "On branch feat/x\nChanges not staged for commit:\n\tmodified:   .github/workflows/ci.yml\n\tmodified:   src/ingest.py\n\nUntracked files:\n\tnotes/\n";
+        let rows = [
+            serde_json::json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"git status"}}]}}),
+            serde_json::json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":status}]}}),
+            serde_json::json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":command}}]}}),
+            serde_json::json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"[feat/x 02f7733] ci: split jobs\n 1 file changed"}]}}),
+        ];
+        let lines: Vec<String> = rows.iter().map(ToString::to_string).collect();
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        digest_of(&lines).working_tree
+    }
+
+    #[rstest::rstest]
+    #[case::named_file_committed(
+        "git add .github/workflows/ci.yml && git commit -m 'ci: split jobs'",
+        &["src/ingest.py", "notes/"]
+    )]
+    #[case::everything_staged("git add -A && git commit -m 'ci: split jobs'", &[])]
+    #[case::commit_all("git commit -am 'ci: split jobs'", &[])]
+    #[case::stashed("git stash && git commit -m 'ci: split jobs'", &[])]
+    fn the_working_tree_as_last_seen_loses_what_was_committed(
+        #[case] command: &str,
+        #[case] expected: &[&str],
+    ) {
+        assert_eq!(status_then(command), expected);
+    }
+
     #[test]
     fn a_memory_note_is_remembered_not_requested() {
         let digest = digest_of(&[
@@ -762,6 +790,27 @@ mod tests {
         ]);
         assert_eq!(digest.remembered, vec!["Use pnpm"]);
         assert_eq!(digest.user_requests, vec!["add the retry budget"]);
+    }
+
+    #[test]
+    fn commands_the_user_ran_with_bang_are_work_not_requests() {
+        let digest = digest_of(&[
+            r#"{"type":"user","message":{"content":"prepare the release commit"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Run it yourself to sign it."}]}}"#,
+            r#"{"type":"user","message":{"content":"<bash-input>git commit -S -m \"chore(release): v0.16.0\"</bash-input>"}}"#,
+            r#"{"type":"user","message":{"content":"<bash-stdout>[main 62ad1de] chore(release): v0.16.0\n 4 files changed</bash-stdout><bash-stderr></bash-stderr>"}}"#,
+            r#"{"type":"user","message":{"content":"<bash-input>git push origin main</bash-input>"}}"#,
+            r#"{"type":"user","message":{"content":"<bash-stdout></bash-stdout><bash-stderr> ! [rejected]        main -&gt; main (fetch first)\nerror: failed to push some refs</bash-stderr>"}}"#,
+        ]);
+        assert_eq!(digest.user_requests, vec!["prepare the release commit"]);
+        assert_eq!(digest.ending, Ending::Replied, "a `!` command asks nothing");
+        let commits: Vec<(&str, &str)> = digest
+            .commits
+            .iter()
+            .map(|c| (c.hash.as_str(), c.subject.as_str()))
+            .collect();
+        assert_eq!(commits, vec![("62ad1de", "chore(release): v0.16.0")]);
+        assert!(digest.pushes.is_empty(), "a rejected push pushed nothing");
     }
 
     #[rstest::rstest]

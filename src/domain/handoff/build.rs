@@ -119,21 +119,60 @@ pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Times
             let skip = later.len().saturating_sub(REQUESTS_KEPT);
             later[skip..].iter().map(|r| clip(r, MAX_ITEM)).collect()
         },
-        earlier_turns: digest
-            .turn_replies
-            .iter()
-            .rev()
-            .map(|reply| {
-                cut_reply(reply, MAX_TURN_REPLY)
-                    .replace("\n\n", " ")
-                    .replace('\n', " ")
-            })
-            .collect(),
+        earlier_turns: earlier_turns(digest),
         last_message: digest
             .last_assistant_message
             .as_deref()
             .map(|message| cut_reply(message, MAX_MESSAGE)),
     }
+}
+
+/// Replies that open alike on this many characters say the same thing (a document written
+/// again after a correction): the newest stands for them.
+const SAME_OPENING: usize = 60;
+/// A reply shorter than this ("Done.") is like no other.
+const MIN_OPENING: usize = 20;
+
+/// The replies of earlier turns, newest first, each once.
+fn earlier_turns(digest: &SessionDigest) -> Vec<String> {
+    let opening = |text: &str| -> String {
+        text.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+            .chars()
+            .take(SAME_OPENING)
+            .collect()
+    };
+    let mut seen: Vec<String> = digest
+        .last_assistant_message
+        .as_deref()
+        .map(opening)
+        .into_iter()
+        .collect();
+    digest
+        .turn_replies
+        .iter()
+        .rev()
+        .filter(|reply| {
+            let key = opening(reply);
+            let alike = |known: &String| {
+                let (short, long) = match known.len() <= key.len() {
+                    true => (known, &key),
+                    false => (&key, known),
+                };
+                short.chars().count() >= MIN_OPENING && long.starts_with(short.as_str())
+            };
+            let fresh = !seen.iter().any(alike);
+            seen.push(key);
+            fresh
+        })
+        .map(|reply| {
+            cut_reply(reply, MAX_TURN_REPLY)
+                .replace("\n\n", " ")
+                .replace('\n', " ")
+        })
+        .collect()
 }
 
 /// Requests shorter than this (a bare command, "hi") do not state a goal alone.
@@ -367,6 +406,26 @@ mod tests {
         assert_eq!(
             handoff.last_message.as_deref(),
             Some("**Done**\nwrote notes.txt. token [REDACTED]")
+        );
+    }
+
+    #[test]
+    fn a_reply_written_again_is_an_earlier_turn_once() {
+        let digest = SessionDigest {
+            turn_replies: vec![
+                "**Shadow branches** Problem: ghost files. Solution: suffixes, first draft.".into(),
+                "Git has no hook for restore.".into(),
+                "**Shadow branches**  Problem: ghost files.  Solution: suffixes, second draft."
+                    .into(),
+            ],
+            last_assistant_message: Some("Git has no hook for restore.\n\nDone.".into()),
+            ..SessionDigest::default()
+        };
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert_eq!(
+            handoff.earlier_turns,
+            vec!["**Shadow branches**  Problem: ghost files.  Solution: suffixes, second draft."],
+            "the newest of two alike, none like the last reply"
         );
     }
 

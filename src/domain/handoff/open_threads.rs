@@ -9,6 +9,8 @@ use super::compact_summary::CompactSummary;
 use super::file_groups::relative_path;
 
 const MAX_LINE: usize = 240;
+/// The request a question to the user answers is quoted up to this.
+const MAX_ASKED: usize = 80;
 /// A command quoted in a thread is cut to this.
 const MAX_COMMAND: usize = 120;
 /// Phrases with which a reply hands the next move to the user.
@@ -55,7 +57,11 @@ pub fn open_threads(digest: &SessionDigest, summary: &CompactSummary, root: &str
     if digest.ending == Ending::Replied
         && let Some(question) = digest.last_assistant_message.as_deref().and_then(awaiting)
     {
-        threads.push(format!("Awaiting the user's answer: {question}"));
+        let to = last_request
+            .as_deref()
+            .map(|request| format!(" (to “{}”)", clip(request, MAX_ASKED)))
+            .unwrap_or_default();
+        threads.push(format!("Awaiting the user's answer{to}: {question}"));
     }
     let uncommitted = digest.uncommitted_files();
     if !uncommitted.is_empty() {
@@ -74,6 +80,20 @@ pub fn open_threads(digest: &SessionDigest, summary: &CompactSummary, root: &str
         };
         threads.push(clip(
             &format!("{when}: {}{more}", names.join(", ")),
+            MAX_LINE,
+        ));
+    }
+    let others = digest.changed_by_others();
+    if !others.is_empty() {
+        let more = match others.len().saturating_sub(5) {
+            0 => String::new(),
+            more => format!(" (+{more} more)"),
+        };
+        threads.push(clip(
+            &format!(
+                "Also changed in the working tree, not by this session (last git status): {}{more}",
+                others[..others.len().min(5)].join(", ")
+            ),
             MAX_LINE,
         ));
     }
@@ -197,6 +217,53 @@ mod tests {
             expected,
             "{threads:?}"
         );
+    }
+
+    #[test]
+    fn a_question_names_the_request_it_answers() {
+        let mut digest = digest(Ending::Replied);
+        digest.last_assistant_message =
+            Some("The working tree is clean. Did you have a change in mind?".into());
+        let threads = open_threads(&digest, &CompactSummary::default(), "/p");
+        assert_eq!(
+            threads,
+            vec![
+                "Awaiting the user's answer (to “and a timeout test”): The working tree is clean. Did you have a change in mind?"
+            ]
+        );
+    }
+
+    #[rstest]
+    #[case::others_only(
+        &["src/ci.yml", "src/ingest.py", "notes/"],
+        &["/p/src/ci.yml"],
+        Some("Also changed in the working tree, not by this session (last git status): src/ingest.py, notes/")
+    )]
+    #[case::inside_an_edited_dir(&["docs/"], &["/p/docs/plan.md"], None)]
+    #[case::all_the_sessions_own(&["src/a.rs"], &["/p/src/a.rs"], None)]
+    #[case::windows_paths(&["render/render.go"], &["D:\\posh\\src\\render\\render.go"], None)]
+    #[case::clean(&[], &["/p/src/a.rs"], None)]
+    #[case::many(
+        &["a", "b", "c", "d", "e", "f", "g"],
+        &[],
+        Some("Also changed in the working tree, not by this session (last git status): a, b, c, d, e (+2 more)")
+    )]
+    fn changes_left_by_others_are_open(
+        #[case] tree: &[&str],
+        #[case] edited: &[&str],
+        #[case] expected: Option<&str>,
+    ) {
+        let mut digest = digest(Ending::Replied);
+        digest.working_tree = tree.iter().map(|p| (*p).to_owned()).collect();
+        for path in edited {
+            digest.touch_file(path);
+        }
+        let threads = open_threads(&digest, &CompactSummary::default(), "/p");
+        let found = threads
+            .iter()
+            .find(|t| t.starts_with("Also changed"))
+            .map(String::as_str);
+        assert_eq!(found, expected, "{threads:?}");
     }
 
     #[test]

@@ -80,6 +80,9 @@ pub struct SessionDigest {
     /// The git branch the session was on at its end, when the client recorded one (a
     /// detached `HEAD` is not a branch).
     pub branch: Option<String>,
+    /// The paths the last `git status` listed as changed, staged or untracked (as git printed
+    /// them), less those a later commit of the session took: the working tree as last seen.
+    pub working_tree: Vec<String>,
 }
 
 /// A file the session changed.
@@ -230,6 +233,26 @@ impl SessionDigest {
             .collect()
     }
 
+    /// Paths the last `git status` showed changed that the session itself never edited: work
+    /// of the user or of another session, left in the tree.
+    pub fn changed_by_others(&self) -> Vec<&str> {
+        self.working_tree
+            .iter()
+            .map(String::as_str)
+            .filter(|path| {
+                let dir = path.ends_with('/');
+                !self.files.iter().any(|file| {
+                    // Git prints `/` on Windows too; the session's own paths may use `\`.
+                    let edited = file.path.replace('\\', "/");
+                    edited == *path
+                        || edited.ends_with(&format!("/{path}"))
+                        || (dir && edited.contains(&format!("/{path}")))
+                        || (dir && edited.starts_with(*path))
+                })
+            })
+            .collect()
+    }
+
     /// Todo items in one state.
     pub fn todos_in(&self, status: TodoStatus) -> impl Iterator<Item = &TodoItem> {
         self.todos.iter().filter(move |todo| todo.status == status)
@@ -289,6 +312,7 @@ impl SessionDigest {
             branch: self.branch.as_ref().map(clean),
             unfinished: self.unfinished.as_ref().map(clean),
             remembered: self.remembered.iter().map(clean).collect(),
+            working_tree: self.working_tree.iter().map(clean).collect(),
             ending: match &self.ending {
                 Ending::ApiError(text) => Ending::ApiError(clean(text)),
                 other => other.clone(),

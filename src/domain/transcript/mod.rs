@@ -6,11 +6,12 @@ mod digest;
 mod injection;
 mod request;
 mod usage;
+mod user_shell;
 
 pub use answer::{Answer, answered_question};
 pub use command_output::{
     ahead_of_upstream, check_summary, command_gist, find_links, is_check_command,
-    is_read_only_command, link_label, parse_commit, parse_push,
+    is_read_only_command, link_label, parse_commit, parse_push, working_tree_changes,
 };
 pub use digest::{
     ChangedFile, CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_FILES_CHANGED, MAX_TODOS,
@@ -19,3 +20,4 @@ pub use digest::{
 pub use injection::PriorInjection;
 pub use request::{clean_request, remembered_note};
 pub use usage::{CompactBoundary, ContextUsage};
+pub use user_shell::{user_shell_input, user_shell_output};
