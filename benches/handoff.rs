@@ -5,11 +5,12 @@
 //!
 //! `cargo bench --bench handoff` prints the tune part's fact recall (plain and weighted),
 //! injected size and the noise strings found, and the same for `seen`: the first held-out part
-//! (sessions 01-33 split `heldout`), `seen2` (sessions 34-44, split `fresh`) and `seen3`
-//! (sessions 45-52, split `fresh2`), each measured once and tuned on since. `-- --heldout`
-//! adds the held-out part (sessions 53 on, split `fresh3`; measure it once, when tuning is
-//! done). `-- --detail tune` (or `seen`, `seen2`, `seen3`) adds each session's missed facts
-//! and its injected text; the held-out part is never shown in detail.
+//! (sessions 01-33 split `heldout`), `seen2` (sessions 34-44, split `fresh`), `seen3`
+//! (sessions 45-52, split `fresh2`) and `seen4` (sessions 53-61, split `fresh3`), each
+//! measured once and tuned on since. `-- --heldout` adds the held-out part (sessions 62 on,
+//! split `fresh4`; measure it once, when tuning is done). `-- --detail tune` (or `seen`,
+//! `seen2`, `seen3`, `seen4`) adds each session's missed facts and its injected text; the
+//! held-out part is never shown in detail.
 
 use std::path::Path;
 
@@ -21,13 +22,14 @@ use carryover::domain::seed::Timestamp;
 use carryover::infrastructure::ClaudeTranscriptReader;
 use serde::Deserialize;
 
-const GOLD: [&str; 6] = [
+const GOLD: [&str; 7] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh2.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh3.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh4.json"),
 ];
 
 #[derive(Deserialize)]
@@ -90,20 +92,22 @@ fn main() {
     );
     println!("|---|---:|---:|---:|---:|---:|");
     // The held-out part is measured once, when a change is done being tuned: `--heldout`.
-    // The earlier held-out parts have been measured and are tuned on: `seen`, `seen2`, `seen3`.
+    // The earlier held-out parts have been measured and are tuned on: `seen` to `seen4`.
     let splits: &[(&str, &str)] = match args.iter().any(|arg| arg == "--heldout") {
         true => &[
             ("tune", "tune"),
             ("seen", "heldout"),
             ("seen2", "fresh"),
             ("seen3", "fresh2"),
-            ("heldout", "fresh3"),
+            ("seen4", "fresh3"),
+            ("heldout", "fresh4"),
         ],
         false => &[
             ("tune", "tune"),
             ("seen", "heldout"),
             ("seen2", "fresh"),
             ("seen3", "fresh2"),
+            ("seen4", "fresh3"),
         ],
     };
     for &(split, stored) in splits {

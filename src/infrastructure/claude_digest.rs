@@ -11,7 +11,7 @@ use serde_json::value::RawValue;
 use crate::domain::agent_memory::{MAX_MEMORY_FILE_BYTES, is_agent_memory_path};
 use crate::domain::transcript::{
     CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, SessionDigest, TodoItem, TodoStatus,
-    ahead_of_upstream, check_summary, clean_request, find_links, is_check_command,
+    ahead_of_upstream, check_summary, clean_request, command_gist, find_links, is_check_command,
     is_read_only_command, parse_commit, parse_push, remembered_note, user_shell_input,
     user_shell_output, working_tree_changes,
 };
@@ -475,9 +475,13 @@ impl DigestBuilder {
         if command.contains("git ") {
             self.digest.uses_git = true;
         }
-        if is_check_command(command) {
+        // A command sent to the background has no result yet, only the client's notice.
+        let backgrounded = output
+            .trim_start()
+            .starts_with("Command running in background");
+        if is_check_command(command) && !backgrounded {
             self.digest.last_check = Some(CheckRun {
-                command: command.lines().next().unwrap_or_default().trim().to_owned(),
+                command: command_gist(command),
                 passed: !is_error,
                 summary: check_summary(output),
             });

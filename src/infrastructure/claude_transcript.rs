@@ -782,6 +782,23 @@ mod tests {
         assert_eq!(status_then(command), expected);
     }
 
+    #[rstest::rstest]
+    #[case::sent_to_the_background(
+        "Command running in background with ID: b1x. Output is being written to: /tmp/o",
+        None
+    )]
+    #[case::finished("test result: ok. 3 passed", Some("cargo test"))]
+    fn a_check_is_judged_by_its_result(#[case] output: &str, #[case] expected: Option<&str>) {
+        let rows = [
+            serde_json::json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cd /repo && cargo test"}}]}}),
+            serde_json::json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":output}]}}),
+        ];
+        let lines: Vec<String> = rows.iter().map(ToString::to_string).collect();
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let check = digest_of(&lines).last_check;
+        assert_eq!(check.as_ref().map(|c| c.command.as_str()), expected);
+    }
+
     #[test]
     fn a_memory_note_is_remembered_not_requested() {
         let digest = digest_of(&[

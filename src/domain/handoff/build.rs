@@ -10,6 +10,7 @@ use super::compact_summary::read_compact_summary;
 use super::file_groups::{file_groups, relative_path};
 use super::last_reply::cut_reply;
 use super::open_threads::open_threads;
+use super::scratch::is_scratch_file;
 use super::user_choice::{is_decision_file, is_user_choice};
 use super::{Handoff, ParsedHandoff, carried_threads};
 
@@ -43,7 +44,11 @@ pub struct HandoffScope<'a> {
 
 /// Builds the handoff of a session. Every text passes through the redactor first.
 pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Timestamp) -> Handoff {
-    let digest = &digest.redacted();
+    let mut digest = digest.redacted();
+    digest
+        .files
+        .retain(|file| !is_scratch_file(&file.path, scope.root));
+    let digest = &digest;
     // A commit after the compaction means its pending work and current work moved on; its
     // decisions still stand.
     let mut summary = digest
@@ -213,13 +218,15 @@ fn accomplished(digest: &SessionDigest, completed: Vec<String>) -> Vec<String> {
         .iter()
         .take(MAX_COMMITS_SHOWN)
         .map(|commit| {
-            clip(
-                &format!(
+            // The heading names the branch the session ended on.
+            let line = match digest.branch.as_deref() == Some(commit.branch.as_str()) {
+                true => format!("Committed {}: {}", commit.hash, commit.subject),
+                false => format!(
                     "Committed {} on {}: {}",
                     commit.hash, commit.branch, commit.subject
                 ),
-                MAX_ITEM,
-            )
+            };
+            clip(&line, MAX_ITEM)
         })
         .collect();
     if commits.len() > MAX_COMMITS_SHOWN {
@@ -232,11 +239,17 @@ fn accomplished(digest: &SessionDigest, completed: Vec<String>) -> Vec<String> {
             MAX_ITEM,
         ));
     }
-    if !digest.pushes.is_empty() {
-        done.push(clip(
-            &format!("Pushed {}", digest.pushes.join(", ")),
-            MAX_ITEM,
-        ));
+    // `main -> main` says no more than `main`.
+    let pushes: Vec<&str> = digest
+        .pushes
+        .iter()
+        .map(|push| match push.split_once(" -> ") {
+            Some((from, to)) if from == to => from,
+            _ => push.as_str(),
+        })
+        .collect();
+    if !pushes.is_empty() {
+        done.push(clip(&format!("Pushed {}", pushes.join(", ")), MAX_ITEM));
     }
     for link in digest.links.iter().rev().take(5) {
         let line = match link_label(link) {
@@ -371,7 +384,7 @@ mod tests {
             handoff.accomplished,
             vec![
                 "Committed 37016ac on main: Add a retry budget",
-                "Pushed main -> main",
+                "Pushed main",
                 "Last check passed: `cargo test`: test result: ok. 12 passed",
                 "Add retry budget",
             ]
@@ -407,6 +420,28 @@ mod tests {
             handoff.last_message.as_deref(),
             Some("**Done**\nwrote notes.txt. token [REDACTED]")
         );
+    }
+
+    #[rstest::rstest]
+    #[case::the_sessions_branch(Some("main"), "Committed 37016ac: Add a retry budget")]
+    #[case::another_branch(Some("fix/x"), "Committed 37016ac on main: Add a retry budget")]
+    #[case::branch_unknown(None, "Committed 37016ac on main: Add a retry budget")]
+    fn a_commit_names_its_branch_unless_the_heading_does(
+        #[case] branch: Option<&str>,
+        #[case] expected: &str,
+    ) {
+        let mut digest = digest();
+        digest.branch = branch.map(str::to_owned);
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert_eq!(handoff.accomplished[0], expected);
+    }
+
+    #[test]
+    fn scratch_files_are_no_project_work() {
+        let mut digest = digest();
+        digest.touch_file("/private/tmp/claude-501/-home-u-shop-api/s1/scratchpad/probe.sh");
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert_eq!(handoff.files_changed, vec!["notes.txt"]);
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod file_groups;
 mod last_reply;
 mod open_threads;
 mod read;
+mod scratch;
 mod user_choice;
 
 pub use build::{HandoffScope, build_handoff};
@@ -23,4 +24,5 @@ pub use file_groups::{file_groups, relative_path};
 pub use last_reply::cut_reply;
 pub use open_threads::open_threads;
 pub use read::{ParsedHandoff, read_handoff};
+pub use scratch::is_scratch_file;
 pub use user_choice::{is_decision_file, is_user_choice};

@@ -91,7 +91,7 @@ pub fn open_threads(digest: &SessionDigest, summary: &CompactSummary, root: &str
         };
         threads.push(clip(
             &format!(
-                "Also changed in the working tree, not by this session (last git status): {}{more}",
+                "Also uncommitted at the last git status: {}{more}",
                 others[..others.len().min(5)].join(", ")
             ),
             MAX_LINE,
@@ -237,7 +237,7 @@ mod tests {
     #[case::others_only(
         &["src/ci.yml", "src/ingest.py", "notes/"],
         &["/p/src/ci.yml"],
-        Some("Also changed in the working tree, not by this session (last git status): src/ingest.py, notes/")
+        Some("Also uncommitted at the last git status: src/ingest.py, notes/")
     )]
     #[case::inside_an_edited_dir(&["docs/"], &["/p/docs/plan.md"], None)]
     #[case::all_the_sessions_own(&["src/a.rs"], &["/p/src/a.rs"], None)]
@@ -246,7 +246,7 @@ mod tests {
     #[case::many(
         &["a", "b", "c", "d", "e", "f", "g"],
         &[],
-        Some("Also changed in the working tree, not by this session (last git status): a, b, c, d, e (+2 more)")
+        Some("Also uncommitted at the last git status: a, b, c, d, e (+2 more)")
     )]
     fn changes_left_by_others_are_open(
         #[case] tree: &[&str],
@@ -261,7 +261,7 @@ mod tests {
         let threads = open_threads(&digest, &CompactSummary::default(), "/p");
         let found = threads
             .iter()
-            .find(|t| t.starts_with("Also changed"))
+            .find(|t| t.starts_with("Also uncommitted"))
             .map(String::as_str);
         assert_eq!(found, expected, "{threads:?}");
     }
