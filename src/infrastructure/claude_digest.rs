@@ -161,6 +161,8 @@ pub(super) struct DigestBuilder {
     last_command: Option<(String, String)>,
     /// A command the user ran through the client (`!`), until its output row arrives.
     user_shell: Option<String>,
+    /// The `git add` commands since the last `git status`: what the next commit takes.
+    staged: String,
 }
 
 impl DigestBuilder {
@@ -519,7 +521,12 @@ impl DigestBuilder {
             }
             if let Some(paths) = working_tree_changes(output) {
                 self.digest.working_tree = paths;
+                self.staged.clear();
             }
+        }
+        if command.contains("git add") {
+            self.staged.push_str(command);
+            self.staged.push('\n');
         }
         if has_step(command, &PUTS_ALL_AWAY) {
             self.digest.working_tree.clear();
@@ -529,15 +536,17 @@ impl DigestBuilder {
         }
     }
 
-    /// A commit takes the paths it staged out of the working tree as last seen: all of them
-    /// when it staged everything, those it names otherwise.
+    /// A commit takes the paths staged for it (by its own command or a `git add` since the
+    /// last status) out of the working tree as last seen: all of them when everything was
+    /// staged, those named otherwise.
     fn committed(&mut self, command: &str) {
-        if has_step(command, &STAGES_ALL) {
+        let taken = std::mem::take(&mut self.staged) + command;
+        if has_step(&taken, &STAGES_ALL) {
             self.digest.working_tree.clear();
         } else {
             self.digest
                 .working_tree
-                .retain(|path| !command.contains(path.trim_end_matches('/')));
+                .retain(|path| !taken.contains(path.trim_end_matches('/')));
         }
     }
 

@@ -754,14 +754,22 @@ mod tests {
         assert_eq!(digest.unpushed.as_deref(), unpushed);
     }
 
-    fn status_then(command: &str) -> Vec<String> {
+    /// The working tree after a `git status`, then `commands`, the last one a commit.
+    fn status_then(commands: &[&str]) -> Vec<String> {
         let status = "On branch feat/x\nChanges not staged for commit:\n\tmodified:   .github/workflows/ci.yml\n\tmodified:   src/ingest.py\n\nUntracked files:\n\tnotes/\n";
-        let rows = [
-            serde_json::json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"git status"}}]}}),
-            serde_json::json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":status}]}}),
-            serde_json::json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":command}}]}}),
-            serde_json::json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2","content":"[feat/x 02f7733] ci: split jobs\n 1 file changed"}]}}),
+        let mut rows = vec![
+            serde_json::json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t0","name":"Bash","input":{"command":"git status"}}]}}),
+            serde_json::json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t0","content":status}]}}),
         ];
+        for (at, command) in commands.iter().enumerate() {
+            let id = format!("t{}", at + 1);
+            let output = match at + 1 == commands.len() {
+                true => "[feat/x 02f7733] ci: split jobs\n 1 file changed",
+                false => "",
+            };
+            rows.push(serde_json::json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":id,"name":"Bash","input":{"command":command}}]}}));
+            rows.push(serde_json::json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":id,"content":output}]}}));
+        }
         let lines: Vec<String> = rows.iter().map(ToString::to_string).collect();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
         digest_of(&lines).working_tree
@@ -769,17 +777,22 @@ mod tests {
 
     #[rstest::rstest]
     #[case::named_file_committed(
-        "git add .github/workflows/ci.yml && git commit -m 'ci: split jobs'",
+        &["git add .github/workflows/ci.yml && git commit -m 'ci: split jobs'"],
         &["src/ingest.py", "notes/"]
     )]
-    #[case::everything_staged("git add -A && git commit -m 'ci: split jobs'", &[])]
-    #[case::commit_all("git commit -am 'ci: split jobs'", &[])]
-    #[case::stashed("git stash && git commit -m 'ci: split jobs'", &[])]
+    #[case::everything_staged(&["git add -A && git commit -m 'ci: split jobs'"], &[])]
+    #[case::staged_before(
+        &["git add src/ingest.py", "git commit -m 'ci: split jobs'"],
+        &[".github/workflows/ci.yml", "notes/"]
+    )]
+    #[case::all_staged_before(&["git add .", "git commit -m 'ci: split jobs'"], &[])]
+    #[case::commit_all(&["git commit -am 'ci: split jobs'"], &[])]
+    #[case::stashed(&["git stash", "git commit -m 'ci: split jobs'"], &[])]
     fn the_working_tree_as_last_seen_loses_what_was_committed(
-        #[case] command: &str,
+        #[case] commands: &[&str],
         #[case] expected: &[&str],
     ) {
-        assert_eq!(status_then(command), expected);
+        assert_eq!(status_then(commands), expected);
     }
 
     #[rstest::rstest]
