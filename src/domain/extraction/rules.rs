@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::cues::{ALWAYS_OR_NEVER, BUG_REPORT, PERSISTS, mostly_cjk, reads_as_english, regex};
-use super::standing::{HOST_INSTEAD, polite_request, standing};
+use super::standing::{HOST_INSTEAD, location, polite_request, standing};
 use super::{Candidate, Family, cjk, multilingual};
 use crate::domain::seed::LearningKind;
 
@@ -275,7 +275,17 @@ fn english(sentence: &str) -> Option<Candidate> {
     if let Some(request) = polite_request(text) {
         return Some(request);
     }
-    if text.ends_with('?') || NOT_A_STATEMENT.is_match(text) || REPORTED.is_match(text) {
+    // "The config is at ~/x.jsonc, can we …": the fact stands before the question.
+    if let Some(place) = text.split(", ").next().and_then(location) {
+        return Some(place);
+    }
+    if text.ends_with('?') {
+        return None;
+    }
+    if let Some(rule) = rule_of_thumb(text) {
+        return Some(rule);
+    }
+    if NOT_A_STATEMENT.is_match(text) || REPORTED.is_match(text) {
         return None;
     }
     if let Some(found) = CORRECTION.captures(text) {
@@ -344,7 +354,55 @@ fn english(sentence: &str) -> Option<Candidate> {
             Family::Behaviour,
         ));
     }
-    imperative(text).or_else(|| fact(text))
+    imperative(text)
+        .or_else(|| modal_rule(text))
+        .or_else(|| fact(text))
+}
+
+/// A rule stated of a thing rather than to the assistant: "the full schema should not be
+/// updated ever", "release tags must always be signed".
+static MODAL_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)^(the |our |all |every )?[\w.@/-]+( [\w.@/-]+){0,3} (should|must|shall) (never|always|not\b.{1,40}\bever\b)",
+    )
+});
+
+fn modal_rule(text: &str) -> Option<Candidate> {
+    (MODAL_RULE.is_match(text) && words(text) >= 5 && !BUG_REPORT.is_match(text)).then(|| {
+        candidate(
+            instruction_kind(text),
+            stand_alone(text),
+            0.75,
+            Family::Imperative,
+        )
+    })
+}
+
+/// A judgement of what is better in general, wherever it stands in the sentence: "given the
+/// privacy focus, it's better not to store any PII in local storage", "there is no point
+/// adding a revert commit in a PR".
+static THUMB: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)\b(it['’]?s|its|it is|it would be) better (?P<better>(not )?to \w.+)$|\bthere(['’]?s| is) no point (in )?(?P<pointless>\w+ing\b.+)$",
+    )
+});
+
+fn rule_of_thumb(text: &str) -> Option<Candidate> {
+    let found = THUMB.captures(text)?;
+    let (lead, rest) = match (found.name("better"), found.name("pointless")) {
+        (Some(rest), _) => ("Better", rest.as_str()),
+        (_, Some(rest)) => ("No point", rest.as_str()),
+        _ => return None,
+    };
+    if words(rest) < 4 || ONE_OFF.is_match(rest) || DEICTIC_ANYWHERE.is_match(rest) {
+        return None;
+    }
+    Some(candidate(
+        LearningKind::Pattern,
+        stand_alone(&format!("{lead} {rest}")),
+        0.7,
+        Family::Imperative,
+    ))
 }
 
 fn correction(rest: &str) -> Option<Candidate> {
@@ -672,6 +730,54 @@ mod tests {
         Family::Fact,
         "The integration tests need a running Postgres on port 5433."
     )]
+    #[case::location_path(
+        "The backend is in ../entiredb",
+        LearningKind::Insight,
+        Family::ProjectFact,
+        "The backend is in ../entiredb."
+    )]
+    #[case::location_home(
+        "full config is at ~/.posh.omp.jsonc",
+        LearningKind::Insight,
+        Family::ProjectFact,
+        "Full config is at ~/.posh.omp.jsonc."
+    )]
+    #[case::location_before_a_question(
+        "full config is at ~/.posh.omp.jsonc, can we log errors when the gradient fails?",
+        LearningKind::Insight,
+        Family::ProjectFact,
+        "Full config is at ~/.posh.omp.jsonc."
+    )]
+    #[case::location_folder(
+        ".collab should live in .entire folder",
+        LearningKind::Insight,
+        Family::ProjectFact,
+        ".collab should live in .entire folder."
+    )]
+    #[case::better_not(
+        "hmmm, given the privacy focus of the app, I think its better not to store any PII in local storage.",
+        LearningKind::Pattern,
+        Family::Imperative,
+        "Better not to store any PII in local storage."
+    )]
+    #[case::no_point(
+        "there is no point adding a revert commit in a PR.",
+        LearningKind::Pattern,
+        Family::Imperative,
+        "No point adding a revert commit in a PR."
+    )]
+    #[case::modal_ever(
+        "full schema should not be updated ever",
+        LearningKind::Pattern,
+        Family::Imperative,
+        "Full schema should not be updated ever."
+    )]
+    #[case::modal_always(
+        "Release tags must always be signed with the team key.",
+        LearningKind::Pattern,
+        Family::Imperative,
+        "Release tags must always be signed with the team key."
+    )]
     fn recognises_each_phrase_family(
         #[case] sentence: &str,
         #[case] kind: LearningKind,
@@ -723,6 +829,13 @@ mod tests {
     #[case::choice("Prefer the second one.")]
     #[case::redirect("No, put the file in src/lib instead.")]
     #[case::state_of_work("we are on the main branch right now")]
+    #[case::location_deictic("It is in ~/Downloads")]
+    #[case::location_for_now("The build output is in /tmp/out for now")]
+    #[case::location_asked("Is the config in ~/.config/app?")]
+    #[case::better_here("It's better to do that first.")]
+    #[case::modal_once("The migration should not run on this branch yet.")]
+    #[case::modal_bug("The cache should never fail like that.")]
+    #[case::better_short("it's better to wait")]
     fn leaves_what_is_not_a_durable_statement(#[case] sentence: &str) {
         assert_eq!(classify_sentence(sentence), None, "{sentence}");
     }
@@ -737,6 +850,7 @@ mod tests {
     #[case::keep_in_mind("Keep in mind that for manual commits a human could have edited first.")]
     #[case::remark("The inline comment for AgentLines is misleading.")]
     #[case::bug_fact("The tests always fail on CI with a timeout.")]
+    #[case::location_of_a_bug("The bug is in src/render.rs")]
     fn holds_task_talk_below_the_proposal_floor(#[case] sentence: &str) {
         let found = classify_sentence(sentence);
         assert!(

@@ -262,6 +262,42 @@ fn lasting_instruction(text: &str) -> Option<Candidate> {
     })
 }
 
+/// Where a part of the project or its setup lives: "the backend is in ../entiredb", "full
+/// config is at ~/.posh.omp.jsonc", ".collab should live in .entire folder". The place is a
+/// path or a named folder, the subject a thing, not "it" or "this".
+static LOCATED: LazyLock<Regex> = LazyLock::new(|| {
+    regex(concat!(
+        r"(?i)^(the |our |my )?(?P<subject>[\w.@-]+( [\w.@-]+){0,3}) ",
+        r"(is|are|lives?|should live|should be|sits|resides?|is located|are located|is kept|are kept) ",
+        r"(in|at|under|inside) (the )?",
+        r"([~./][^\s,]*[\w/]|[\w.-]+/[^\s,]*|[\w.-]+ (folder|directory|dir|repo|repository))",
+        r"\s*[.!]?$",
+    ))
+});
+
+/// Subjects that point at the conversation or name a problem, not a part of the setup.
+static NOT_A_PART: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)\b(it|this|that|these|those|which|what|bug|issue|problem|error|fix|change|file you|one)\b",
+    )
+});
+
+/// A stated location of a part of the project (see [`LOCATED`]).
+pub(super) fn location(text: &str) -> Option<Candidate> {
+    let found = LOCATED.captures(text.trim())?;
+    let stated = !NOT_A_PART.is_match(&found["subject"])
+        && !TASK_SCOPE.is_match(text)
+        && !BUG_REPORT.is_match(text);
+    stated.then(|| {
+        candidate(
+            LearningKind::Insight,
+            stand_alone(text.trim()),
+            0.75,
+            Family::ProjectFact,
+        )
+    })
+}
+
 /// A stated fact about where and on what the project runs.
 pub(super) fn project_fact(text: &str) -> Option<Candidate> {
     let fact = |confidence| {
