@@ -16,7 +16,9 @@ pub(super) fn regex(pattern: &str) -> Regex {
 pub(super) static PERSISTS: LazyLock<Regex> = LazyLock::new(|| {
     regex(concat!(
         r"(?i)\b(from now on|from here on|going forward|moving forward|as we go forward|",
-        r"in (the )?future|for (all )?future|every time|each time|whenever|by default|",
+        // "For future reference" says why a file is kept, not that a rule lasts.
+        r"in (the )?future|for all future|for future (sessions?|tasks?|work|changes|prs?|commits?|projects?|releases?)|",
+        r"every time|each time|whenever|by default|",
         r"more often|less often|from this point on|",
         // German
         r"ab jetzt|ab sofort|von nun an|künftig|zukünftig\w*|in zukunft|jedes mal|",

@@ -834,6 +834,7 @@ mod tests {
     #[case::location_asked("Is the config in ~/.config/app?")]
     #[case::better_here("It's better to do that first.")]
     #[case::modal_once("The migration should not run on this branch yet.")]
+    #[case::kept_for_reference("Put the rewrite memo into a markdown file for future reference.")]
     #[case::modal_bug("The cache should never fail like that.")]
     #[case::better_short("it's better to wait")]
     fn leaves_what_is_not_a_durable_statement(#[case] sentence: &str) {

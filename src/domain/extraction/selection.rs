@@ -6,8 +6,8 @@ use super::cues::{is_cjk, mostly_cjk};
 use super::{Candidate, classify_sentence, sentences, user_prose};
 use crate::domain::redaction::redact;
 
-/// Candidates shorter than this say too little to stand alone.
-pub const MIN_CHARS: usize = 20;
+/// Candidates shorter than this say too little to stand alone ("Use bun not npm." does).
+pub const MIN_CHARS: usize = 14;
 /// The same floor for CJK text, where one character carries about a word: "以后都用英文写"
 /// is a whole rule in seven characters.
 pub const MIN_CJK_CHARS: usize = 8;
@@ -254,6 +254,18 @@ mod tests {
         let found = candidates_from(&[message]);
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].text, "We are using Postgres 16 for everything.");
+    }
+
+    #[rstest::rstest]
+    #[case::whole_rule("use bun not npm", Some("Use bun not npm."))]
+    #[case::too_little("use bun", None)]
+    fn a_short_rule_is_long_enough(#[case] message: &str, #[case] expected: Option<&str>) {
+        let found = candidates_from(&[message.to_owned()]);
+        assert_eq!(
+            found.first().map(|c| c.text.as_str()),
+            expected,
+            "{found:?}"
+        );
     }
 
     #[test]
