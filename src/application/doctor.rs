@@ -442,10 +442,10 @@ fn seed_checks(
             CheckArea::Seed,
             "seed",
             format!(
-                "{path} was corrupt ({}) and was restored from commit {}; the bad file is kept as {}",
+                "{path} was corrupt ({}) and was restored from commit {}{}",
                 repaired.problem,
                 repaired.from_commit,
-                repaired.kept.display()
+                repaired.kept_clause()
             ),
             None,
         ),
@@ -803,7 +803,7 @@ mod tests {
             seed,
             repaired: repaired.then(|| Repaired {
                 problem: "truncated".into(),
-                kept: "/d/seed.json.bad".into(),
+                kept: Some("/d/seed.json.bad".into()),
                 from_commit: "abc1234".into(),
             }),
         }))

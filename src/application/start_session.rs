@@ -313,11 +313,11 @@ where
             Ok(Some(loaded)) => {
                 if let Some(repaired) = loaded.repaired {
                     started.user_messages.push(format!(
-                        "repaired {}: {}; restored the version of commit {} and kept the bad file as {}",
+                        "repaired {}: {}; restored the version of commit {}{}",
                         self.seeds.location().display(),
                         repaired.problem,
                         repaired.from_commit,
-                        repaired.kept.display()
+                        repaired.kept_clause()
                     ));
                 }
                 Some(loaded.seed).filter(|seed| !seed.needs_setup())
@@ -1404,7 +1404,7 @@ mod tests {
                     seed: decode_seed(EXAMPLE).unwrap(),
                     repaired: Some(Repaired {
                         problem: "not valid JSON".into(),
-                        kept: "/data/seed.json.corrupted-1".into(),
+                        kept: Some("/data/seed.json.corrupted-1".into()),
                         from_commit: "abc1234".into(),
                     }),
                 }))

@@ -67,6 +67,22 @@ impl GitSeedRepository {
     /// repaired it meanwhile, so it is read again once locked).
     fn read_or_repair(&self, locked: bool) -> Result<Option<LoadedSeed>, SeedError> {
         match self.file.read() {
+            Ok(None) if self.has_history() => {
+                // The file is gone but its history is here: a checkout killed between git's
+                // removal of the file and its rewrite (a sync), or a slip of the hand.
+                let _lock = if locked {
+                    None
+                } else {
+                    Some(self.file.lock()?)
+                };
+                match self.file.read()? {
+                    Some(seed) => Ok(Some(LoadedSeed {
+                        seed,
+                        repaired: None,
+                    })),
+                    None => self.repair("the seed file was missing").map(Some),
+                }
+            }
             Ok(seed) => Ok(seed.map(|seed| LoadedSeed {
                 seed,
                 repaired: None,
@@ -92,6 +108,15 @@ impl GitSeedRepository {
         }
     }
 
+    /// Whether the seed has been committed here before.
+    fn has_history(&self) -> bool {
+        self.git.is_repository()
+            && self
+                .git
+                .commits_of(&self.file_name())
+                .is_ok_and(|commits| !commits.is_empty())
+    }
+
     fn repair(&self, problem: &str) -> Result<LoadedSeed, SeedError> {
         let name = self.file_name();
         let unrepairable = || SeedError::Unrepairable {
@@ -109,7 +134,10 @@ impl GitSeedRepository {
         let Some((commit, seed)) = restorable else {
             return Err(unrepairable());
         };
-        let kept = self.keep_corrupt_file(self.clock.now())?;
+        let kept = match self.file.path().exists() {
+            true => Some(self.keep_corrupt_file(self.clock.now())?),
+            false => None,
+        };
         self.file.write(&seed)?;
         let short: String = commit.chars().take(7).collect();
         let reason = ChangeReason::Repair {

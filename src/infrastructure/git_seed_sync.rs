@@ -167,15 +167,28 @@ impl GitSeedSync {
 
     /// What a sync killed half way left behind: git's lock files (`index.lock`,
     /// `config.lock`, a ref's) are removed, since no live carryover holds them (every one that
-    /// runs git here holds the seed's lock or the sync's, and the caller holds both), and a merge in progress is given up, keeping the seed file as it stands
-    /// when it is a valid seed: it may hold the merge's result and a change made since, and
-    /// being a union it loses nothing when committed and merged again.
+    /// runs git here holds the seed's lock or the sync's, and the caller holds both); a merge
+    /// in progress is given up, keeping the seed file as it stands when it is a valid seed (it
+    /// may hold the merge's result and a change made since, and being a union it loses
+    /// nothing when committed and merged again); a seed cut short by a killed checkout is
+    /// restored from the last commit.
     fn recover(&self) -> Result<(), SyncError> {
         remove_lock_files(&self.dot_git(), 0);
+        let path = self.file.path();
         if !self.dot_git().join("MERGE_HEAD").exists() {
+            // carryover writes the seed atomically; git rewrites it in place. A seed that does
+            // not decode is a checkout killed half way (a fast-forward leaves no MERGE_HEAD),
+            // and the last commit holds what it was: committed, it would replace every
+            // machine's seed.
+            let cut_short = std::fs::read_to_string(path)
+                .ok()
+                .is_some_and(|text| decode_seed(&text).is_err());
+            if cut_short && self.head().is_some() {
+                self.run(&["checkout", "--quiet", "HEAD", "--", &self.name()])?;
+                self.privatise_tracked();
+            }
             return Ok(());
         }
-        let path = self.file.path();
         let kept = std::fs::read_to_string(path)
             .ok()
             .filter(|text| decode_seed(text).is_ok());
@@ -397,7 +410,7 @@ impl SeedSync for GitSeedSync {
                 reason: said
                     .lines()
                     .find(|l| l.contains("carryover"))
-                    .map_or_else(|| git_reason(&said), str::to_owned),
+                    .map_or_else(|| git_reason(&said), driver_reason),
             });
         }
         self.privatise_tracked();
@@ -582,6 +595,19 @@ fn git_reason(said: &str) -> String {
         .to_owned()
 }
 
+/// The merge driver's own reason in the line it printed: its error message wraps the reason
+/// as the sync's does ("the seeds could not be merged: …; the local seed is as it was"), and
+/// the sync wraps it once.
+fn driver_reason(line: &str) -> String {
+    let line = line.trim();
+    let reason = line
+        .rfind("carryover: ")
+        .map_or(line, |at| &line[at + "carryover: ".len()..]);
+    reason
+        .trim_end_matches("; the local seed is as it was")
+        .to_owned()
+}
+
 /// `text` quoted for `sh`, which git runs the driver with.
 fn shell_quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
@@ -609,5 +635,18 @@ mod tests {
     #[case::nothing_said("", "failed")]
     fn git_reason_is_the_cause(#[case] said: &str, #[case] reason: &str) {
         assert_eq!(git_reason(said), reason);
+    }
+
+    #[rstest]
+    #[case::wrapped_by_the_driver(
+        "carryover: the seeds could not be merged: carryover: this machine's seed is not valid: EOF; the local seed is as it was",
+        "this machine's seed is not valid: EOF"
+    )]
+    #[case::plain(
+        "carryover: the remote's seed is not valid",
+        "the remote's seed is not valid"
+    )]
+    fn the_drivers_reason_is_said_once(#[case] line: &str, #[case] reason: &str) {
+        assert_eq!(driver_reason(line), reason);
     }
 }

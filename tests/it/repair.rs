@@ -66,6 +66,33 @@ fn a_truncated_seed_is_restored_and_the_bad_file_kept(#[case] command: &[&str]) 
     );
 }
 
+#[rstest::rstest]
+#[case::by_learn(&["learn", "pattern", "Runs the linter first"])]
+#[case::by_status(&["status"])]
+fn a_missing_seed_with_a_history_is_restored(#[case] command: &[&str]) {
+    let env = Hermetic::new();
+    env.init();
+    env.carryover()
+        .args(["learn", "pattern", "Keeps commits small"])
+        .assert()
+        .success();
+    // What a sync killed between git's removal of the seed and its rewrite leaves.
+    fs_err::remove_file(env.seed_path()).unwrap();
+
+    let output = env.carryover().args(command).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seed = fs_err::read_to_string(env.seed_path()).unwrap();
+    assert!(seed.contains("Keeps commits small"), "{seed}");
+    assert!(
+        corrupted_copies(&env).is_empty(),
+        "there was no file to keep"
+    );
+}
+
 #[test]
 fn the_newest_valid_version_wins_even_when_a_bad_one_was_committed() {
     let env = Hermetic::new();

@@ -385,6 +385,30 @@ fn a_sync_killed_at_any_point_loses_nothing() {
 }
 
 #[test]
+fn a_seed_cut_short_by_a_killed_checkout_is_restored_not_synced() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    learn(&laptop, "The laptop learned this");
+    sync(&laptop);
+    let desktop = machine(&remote);
+    sync(&desktop);
+    learn(&laptop, "The laptop learned more");
+    sync(&laptop);
+    // What a sync killed while git rewrote the seed in a fast-forward leaves: the file cut
+    // short, and no MERGE_HEAD to say a merge was under way.
+    fs_err::write(desktop.seed_path(), "{\"version\": \"1.0\", \"iden").unwrap();
+    sync(&desktop);
+    sync(&laptop);
+    for env in [&laptop, &desktop] {
+        let texts = contents(env);
+        for text in ["The laptop learned this", "The laptop learned more"] {
+            assert!(texts.contains(&text.to_owned()), "{text} lost: {texts:?}");
+        }
+    }
+}
+
+#[test]
 fn a_merge_left_half_done_is_recovered_with_what_was_learned_since() {
     let (_keep, remote) = bare_remote();
     let laptop = machine(&remote);

@@ -23,10 +23,21 @@ pub struct LoadedSeed {
 pub struct Repaired {
     /// What was wrong with the file.
     pub problem: String,
-    /// Where the bad file was kept.
-    pub kept: PathBuf,
+    /// Where the bad file was kept (`None` when the file was missing).
+    pub kept: Option<PathBuf>,
     /// The commit the good version came from.
     pub from_commit: String,
+}
+
+impl Repaired {
+    /// How the bad file was dealt with, as a message's closing clause: `, kept the bad file
+    /// as …`, or nothing when there was no file to keep.
+    pub fn kept_clause(&self) -> String {
+        self.kept
+            .as_ref()
+            .map(|kept| format!(", kept the bad file as {}", kept.display()))
+            .unwrap_or_default()
+    }
 }
 
 /// Where the seed lives. Implementations MUST write atomically (a reader sees the old or the

@@ -20,10 +20,10 @@ pub fn status(args: &StatusArgs, app: &App) -> Result<(), CliError> {
     let report = pollster::block_on(SeedStatus::new(app.seeds(COMMAND_LOCK_WAIT)).report());
     if let Some(repaired) = &report.repaired {
         crate::tell!(
-            "carryover repaired the seed ({}): restored commit {}, kept the bad file as {}",
+            "carryover repaired the seed ({}): restored commit {}{}",
             repaired.problem,
             repaired.from_commit,
-            repaired.kept.display()
+            repaired.kept_clause()
         );
     }
     let setup = setup(app);
