@@ -51,10 +51,20 @@ pub fn is_user_choice(request: &str) -> bool {
     CHOICE_MARKERS.iter().any(|marker| lower.contains(marker))
 }
 
-/// Whether a written file records a decision (an ADR, a decision log).
+/// Documents: a decision is written in prose, not in code (`decision_verify.py` is code).
+const DOCUMENT_EXTENSIONS: [&str; 7] = ["md", "markdown", "mdx", "rst", "txt", "adoc", "org"];
+
+/// Whether a written file records a decision (an ADR, a decision log): a document in a
+/// decisions folder or named for decisions.
 pub fn is_decision_file(path: &str) -> bool {
     let lower = path.replace('\\', "/").to_lowercase();
     let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let document = name
+        .rsplit_once('.')
+        .is_none_or(|(_, extension)| DOCUMENT_EXTENSIONS.contains(&extension));
+    if !document {
+        return false;
+    }
     lower.contains("/adr/")
         || lower.contains("/adrs/")
         || lower.contains("/decisions/")
@@ -92,6 +102,9 @@ mod tests {
     #[case("/p/docs/decisions/use-postgres.md", true)]
     #[case("DECISIONS.md", true)]
     #[case("src/adrian.rs", false)]
+    #[case("src/core/decision_verify.py", false)]
+    #[case("tests/test_decision_verify.py", false)]
+    #[case("docs/adr/0019-defer-py-typed-marker.md", true)]
     fn recognises_decision_files(#[case] path: &str, #[case] expected: bool) {
         assert_eq!(is_decision_file(path), expected);
     }
