@@ -31,4 +31,4 @@ pub use relative_time::relative_time;
 pub use session_state::session_state;
 pub use short_ids::short_ids;
 pub use text::{clip, data_line, is_invisible_format};
-pub use xml::{xml_attr, xml_text};
+pub use xml::{xml_attr, xml_text, xml_unescape};

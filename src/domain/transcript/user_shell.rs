@@ -2,6 +2,8 @@
 //! command as a `<bash-input>` user row and its output as a `<bash-stdout>` row after it. A
 //! user who must sign commits runs `git commit` this way, so these are the session's work too.
 
+use crate::domain::format::xml_unescape;
+
 /// The command in a `<bash-input>…</bash-input>` row, or `None` when the row is not one.
 pub fn user_shell_input(text: &str) -> Option<&str> {
     let command = text.trim().strip_prefix("<bash-input>")?;
@@ -16,7 +18,7 @@ pub fn user_shell_output(text: &str) -> Option<(String, bool)> {
     let text = text.trim();
     let stdout = tagged(text, "bash-stdout")?;
     let stderr = tagged(text, "bash-stderr").unwrap_or_default();
-    let output = unescape(&format!("{stdout}\n{stderr}"));
+    let output = xml_unescape(&format!("{stdout}\n{stderr}"));
     let failed = output.lines().map(str::trim_start).any(|line| {
         line.starts_with("fatal:") || line.starts_with("error:") || line.starts_with("! [rejected]")
     });
@@ -31,15 +33,6 @@ fn tagged<'a>(text: &'a str, tag: &str) -> Option<&'a str> {
         rest.find(&format!("</{tag}>"))
             .map_or(rest, |end| &rest[..end]),
     )
-}
-
-/// The client escapes `<`, `>` and `&` in recorded output (`main -&gt; main`).
-fn unescape(text: &str) -> String {
-    text.replace("&gt;", ">")
-        .replace("&lt;", "<")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
 }
 
 #[cfg(test)]
