@@ -94,26 +94,18 @@ fn main() {
     println!("|---|---:|---:|---:|---:|---:|");
     // The held-out part is measured once, when a change is done being tuned: `--heldout`.
     // The earlier held-out parts have been measured and are tuned on: `seen` to `seen5`.
-    let splits: &[(&str, &str)] = match args.iter().any(|arg| arg == "--heldout") {
-        true => &[
-            ("tune", "tune"),
-            ("seen", "heldout"),
-            ("seen2", "fresh"),
-            ("seen3", "fresh2"),
-            ("seen4", "fresh3"),
-            ("seen5", "fresh4"),
-            ("heldout", "fresh5"),
-        ],
-        false => &[
-            ("tune", "tune"),
-            ("seen", "heldout"),
-            ("seen2", "fresh"),
-            ("seen3", "fresh2"),
-            ("seen4", "fresh3"),
-            ("seen5", "fresh4"),
-        ],
-    };
-    for &(split, stored) in splits {
+    let mut splits = vec![
+        ("tune", "tune"),
+        ("seen", "heldout"),
+        ("seen2", "fresh"),
+        ("seen3", "fresh2"),
+        ("seen4", "fresh3"),
+        ("seen5", "fresh4"),
+    ];
+    if args.iter().any(|arg| arg == "--heldout") {
+        splits.push(("heldout", "fresh5"));
+    }
+    for &(split, stored) in &splits {
         let scored: Vec<(&Session, Scored)> = sessions
             .iter()
             .filter(|session| session.split == stored)
