@@ -442,7 +442,7 @@ fn seed_checks(
             CheckArea::Seed,
             "seed",
             format!(
-                "{path} was corrupt ({}) and was restored from commit {}{}",
+                "{path} was damaged ({}) and was restored from commit {}{}",
                 repaired.problem,
                 repaired.from_commit,
                 repaired.kept_clause()

@@ -12,8 +12,8 @@ use crate::domain::agent_memory::{MAX_MEMORY_FILE_BYTES, is_agent_memory_path};
 use crate::domain::transcript::{
     CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, SessionDigest, TodoItem, TodoStatus,
     ahead_of_upstream, check_summary, clean_request, command_gist, find_links, is_check_command,
-    is_read_only_command, parse_commit, parse_push, remembered_note, user_shell_input,
-    user_shell_output, working_tree_changes,
+    is_named, is_read_only_command, named_paths, parse_commit, parse_push, puts_everything_away,
+    read_status, remembered_note, stages_everything, user_shell_input, user_shell_output,
 };
 
 use super::regular_file::read_regular_utf8_no_follow;
@@ -23,41 +23,6 @@ use super::regular_file::read_regular_utf8_no_follow;
 const MAX_PENDING: usize = 10_000;
 /// How much of a command's output is kept to judge it.
 const OUTPUT_KEPT: usize = 4 * 1024;
-
-/// Steps that stage every change before a commit (`git commit -a`, `git add -A`, …).
-const STAGES_ALL: [&str; 8] = [
-    "git commit -a",
-    "git commit -am",
-    "git commit --all",
-    "git add -A",
-    "git add --all",
-    "git add .",
-    "git add -u",
-    "git add :/",
-];
-
-/// Steps that put every change of the working tree away.
-const PUTS_ALL_AWAY: [&str; 6] = [
-    "git stash",
-    "git stash push",
-    "git stash -u",
-    "git reset --hard",
-    "git checkout -- .",
-    "git restore .",
-];
-
-/// Whether one of a command's steps is one of `steps`, alone or followed by more words.
-fn has_step(command: &str, steps: &[&str]) -> bool {
-    command
-        .split(['\n', ';', '&', '|'])
-        .map(str::trim)
-        .any(|step| {
-            steps.iter().any(|known| {
-                step.strip_prefix(known)
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
-            })
-        })
-}
 
 #[derive(Deserialize)]
 struct Row<'a> {
@@ -161,8 +126,10 @@ pub(super) struct DigestBuilder {
     last_command: Option<(String, String)>,
     /// A command the user ran through the client (`!`), until its output row arrives.
     user_shell: Option<String>,
-    /// The `git add` commands since the last `git status`: what the next commit takes.
-    staged: String,
+    /// What the last `git status` showed staged, and the paths `git add` named since (or
+    /// that it added everything): what the next commit takes.
+    staged: Vec<String>,
+    staged_everything: bool,
 }
 
 impl DigestBuilder {
@@ -494,6 +461,25 @@ impl DigestBuilder {
         if !is_read_only_command(command) {
             self.digest.work_done += 1;
         }
+        // A status printed before a commit in the same command is the tree the commit took
+        // from; one printed after it already leaves the commit out.
+        if command.contains("status") {
+            if let Some(ahead) = ahead_of_upstream(output) {
+                self.digest.unpushed = ahead;
+            }
+            if let Some(tree) = read_status(command, output) {
+                self.digest.working_tree = tree.changed;
+                self.staged = tree.staged;
+                self.staged_everything = false;
+            }
+        }
+        if command.contains("git add") {
+            self.staged.extend(named_paths(command));
+            self.staged_everything |= stages_everything(command);
+        }
+        if puts_everything_away(command) {
+            self.digest.working_tree.clear();
+        }
         if command.contains("commit")
             && let Some((hash, subject, branch)) = parse_commit(output)
             && !self.digest.commits.iter().any(|c| c.hash == hash)
@@ -515,38 +501,24 @@ impl DigestBuilder {
                 }
             }
         }
-        if command.contains("status") {
-            if let Some(ahead) = ahead_of_upstream(output) {
-                self.digest.unpushed = ahead;
-            }
-            if let Some(paths) = working_tree_changes(output) {
-                self.digest.working_tree = paths;
-                self.staged.clear();
-            }
-        }
-        if command.contains("git add") {
-            self.staged.push_str(command);
-            self.staged.push('\n');
-        }
-        if has_step(command, &PUTS_ALL_AWAY) {
-            self.digest.working_tree.clear();
-        }
+
         for url in find_links(output) {
             self.link(url);
         }
     }
 
-    /// A commit takes the paths staged for it (by its own command or a `git add` since the
-    /// last status) out of the working tree as last seen: all of them when everything was
-    /// staged, those named otherwise.
+    /// A commit takes the paths staged for it (shown staged by the last status, named by a
+    /// `git add` since or by its own command) out of the working tree as last seen: all of
+    /// them when everything was staged.
     fn committed(&mut self, command: &str) {
-        let taken = std::mem::take(&mut self.staged) + command;
-        if has_step(&taken, &STAGES_ALL) {
+        let mut taken = std::mem::take(&mut self.staged);
+        taken.extend(named_paths(command));
+        if std::mem::take(&mut self.staged_everything) || stages_everything(command) {
             self.digest.working_tree.clear();
         } else {
             self.digest
                 .working_tree
-                .retain(|path| !taken.contains(path.trim_end_matches('/')));
+                .retain(|path| !is_named(path, &taken));
         }
     }
 

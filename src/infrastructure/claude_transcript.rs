@@ -795,6 +795,27 @@ mod tests {
         assert_eq!(status_then(commands), expected);
     }
 
+    #[test]
+    fn a_plain_commit_takes_what_the_last_status_showed_staged() {
+        let staged = "On branch main\nChanges to be committed:\n\tmodified:   src/a.rs\n\nChanges not staged for commit:\n\tmodified:   src/b.rs\n";
+        let calls = [
+            ("git status", staged),
+            (
+                "git commit -m 'feat: a'",
+                "[main 1a2b3c4] feat: a\n 1 file changed",
+            ),
+        ];
+        let mut rows = Vec::new();
+        for (at, (command, output)) in calls.iter().enumerate() {
+            let id = format!("t{at}");
+            rows.push(serde_json::json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":id,"name":"Bash","input":{"command":command}}]}}));
+            rows.push(serde_json::json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":id,"content":output}]}}));
+        }
+        let lines: Vec<String> = rows.iter().map(ToString::to_string).collect();
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(digest_of(&lines).working_tree, vec!["src/b.rs"]);
+    }
+
     #[rstest::rstest]
     #[case::sent_to_the_background(
         "Command running in background with ID: b1x. Output is being written to: /tmp/o",

@@ -75,12 +75,16 @@ impl GitSeedRepository {
                 } else {
                     Some(self.file.lock()?)
                 };
-                match self.file.read()? {
-                    Some(seed) => Ok(Some(LoadedSeed {
+                match self.file.read() {
+                    Ok(Some(seed)) => Ok(Some(LoadedSeed {
                         seed,
                         repaired: None,
                     })),
-                    None => self.repair("the seed file was missing").map(Some),
+                    Ok(None) => self.repair("the seed file was missing").map(Some),
+                    Err(SeedError::Decode { source, .. }) if source.is_corruption() => {
+                        self.repair(&source.to_string()).map(Some)
+                    }
+                    Err(other) => Err(other),
                 }
             }
             Ok(seed) => Ok(seed.map(|seed| LoadedSeed {

@@ -182,8 +182,17 @@ impl GitSeedSync {
             // machine's seed.
             let cut_short = std::fs::read_to_string(path)
                 .ok()
-                .is_some_and(|text| decode_seed(&text).is_err());
+                .and_then(|text| decode_seed(&text).err())
+                .is_some_and(|error| error.is_corruption());
             if cut_short && self.head().is_some() {
+                // Kept beside it all the same: it may be a hand edit gone wrong.
+                let kept = aside(path, "corrupted-sync");
+                std::fs::rename(path, &kept).map_err(|source| {
+                    SyncError::Seed(crate::domain::SeedError::Io {
+                        path: path.to_owned(),
+                        source,
+                    })
+                })?;
                 self.run(&["checkout", "--quiet", "HEAD", "--", &self.name()])?;
                 self.privatise_tracked();
             }
@@ -595,14 +604,28 @@ fn git_reason(said: &str) -> String {
         .to_owned()
 }
 
+/// A free name beside `path` for a copy set aside: `seed.json.<label>`, then `-1`, `-2` …
+fn aside(path: &Path, label: &str) -> PathBuf {
+    let base = format!("{}.{label}", path.display());
+    let mut kept = PathBuf::from(&base);
+    let mut attempt = 1;
+    while kept.exists() {
+        kept = PathBuf::from(format!("{base}-{attempt}"));
+        attempt += 1;
+    }
+    kept
+}
+
 /// The merge driver's own reason in the line it printed: its error message wraps the reason
 /// as the sync's does ("the seeds could not be merged: …; the local seed is as it was"), and
 /// the sync wraps it once.
 fn driver_reason(line: &str) -> String {
-    let line = line.trim();
-    let reason = line
-        .rfind("carryover: ")
-        .map_or(line, |at| &line[at + "carryover: ".len()..]);
+    let mut reason = line.trim();
+    while let Some(rest) = reason.strip_prefix("carryover: ") {
+        reason = rest
+            .strip_prefix("the seeds could not be merged: ")
+            .unwrap_or(rest);
+    }
     reason
         .trim_end_matches("; the local seed is as it was")
         .to_owned()
@@ -645,6 +668,10 @@ mod tests {
     #[case::plain(
         "carryover: the remote's seed is not valid",
         "the remote's seed is not valid"
+    )]
+    #[case::the_shell_could_not_run_it(
+        "sh: 1: /home/u/.cargo/bin/carryover: not found",
+        "sh: 1: /home/u/.cargo/bin/carryover: not found"
     )]
     fn the_drivers_reason_is_said_once(#[case] line: &str, #[case] reason: &str) {
         assert_eq!(driver_reason(line), reason);

@@ -397,8 +397,17 @@ fn a_seed_cut_short_by_a_killed_checkout_is_restored_not_synced() {
     sync(&laptop);
     // What a sync killed while git rewrote the seed in a fast-forward leaves: the file cut
     // short, and no MERGE_HEAD to say a merge was under way.
-    fs_err::write(desktop.seed_path(), "{\"version\": \"1.0\", \"iden").unwrap();
+    let cut = "{\"version\": \"1.0\", \"iden";
+    fs_err::write(desktop.seed_path(), cut).unwrap();
     sync(&desktop);
+    let kept = desktop
+        .seed_path()
+        .with_file_name("seed.json.corrupted-sync");
+    assert_eq!(
+        fs_err::read_to_string(kept).unwrap(),
+        cut,
+        "set aside, not lost"
+    );
     sync(&laptop);
     for env in [&laptop, &desktop] {
         let texts = contents(env);

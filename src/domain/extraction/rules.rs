@@ -276,7 +276,13 @@ fn english(sentence: &str) -> Option<Candidate> {
         return Some(request);
     }
     // "The config is at ~/x.jsonc, can we …": the fact stands before the question.
-    if let Some(place) = text.split(", ").next().and_then(location) {
+    let (clause, rest) = text.split_once(", ").unwrap_or((text, ""));
+    let stands_alone = rest.is_empty() || rest.trim_end().ends_with('?');
+    if stands_alone
+        && !NOT_A_STATEMENT.is_match(clause)
+        && !REPORTED.is_match(clause)
+        && let Some(place) = location(clause)
+    {
         return Some(place);
     }
     if text.ends_with('?') {
@@ -368,7 +374,15 @@ static MODAL_RULE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn modal_rule(text: &str) -> Option<Candidate> {
-    (MODAL_RULE.is_match(text) && words(text) >= 5 && !BUG_REPORT.is_match(text)).then(|| {
+    // "It should always return an empty list": a remark on the code at hand.
+    let first = text
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    let pointer = matches!(first.as_str(), "it" | "this" | "that" | "these" | "those");
+    let stated = MODAL_RULE.is_match(text) && words(text) >= 5 && !BUG_REPORT.is_match(text);
+    (stated && !pointer).then(|| {
         candidate(
             instruction_kind(text),
             stand_alone(text),
@@ -832,10 +846,15 @@ mod tests {
     #[case::location_deictic("It is in ~/Downloads")]
     #[case::location_for_now("The build output is in /tmp/out for now")]
     #[case::location_asked("Is the config in ~/.config/app?")]
+    #[case::location_conditional("If the config is at ~/.x, use it.")]
+    #[case::location_guess("Maybe the config is at ~/.config/app")]
+    #[case::location_of_changes("My changes are in src/lib.rs, can you review?")]
     #[case::better_here("It's better to do that first.")]
     #[case::modal_once("The migration should not run on this branch yet.")]
     #[case::kept_for_reference("Put the rewrite memo into a markdown file for future reference.")]
     #[case::modal_bug("The cache should never fail like that.")]
+    #[case::modal_about_the_code_at_hand("It should always return an empty list.")]
+    #[case::modal_this("This should never be null in the handler.")]
     #[case::better_short("it's better to wait")]
     fn leaves_what_is_not_a_durable_statement(#[case] sentence: &str) {
         assert_eq!(classify_sentence(sentence), None, "{sentence}");
@@ -852,6 +871,7 @@ mod tests {
     #[case::remark("The inline comment for AgentLines is misleading.")]
     #[case::bug_fact("The tests always fail on CI with a timeout.")]
     #[case::location_of_a_bug("The bug is in src/render.rs")]
+    #[case::location_passing("The screenshot is at ~/Desktop/s.png")]
     fn holds_task_talk_below_the_proposal_floor(#[case] sentence: &str) {
         let found = classify_sentence(sentence);
         assert!(

@@ -270,7 +270,7 @@ static LOCATED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(the |our |my )?(?P<subject>[\w.@-]+( [\w.@-]+){0,3}) ",
         r"(is|are|lives?|should live|should be|sits|resides?|is located|are located|is kept|are kept) ",
         r"(in|at|under|inside) (the )?",
-        r"([~./][^\s,]*[\w/]|[\w.-]+/[^\s,]*|[\w.-]+ (folder|directory|dir|repo|repository))",
+        r"(?P<place>[~./][^\s,]*[\w/]|[\w.-]+/[^\s,]*|[\w.-]+ (folder|directory|dir|repo|repository))",
         r"\s*[.!]?$",
     ))
 });
@@ -278,14 +278,28 @@ static LOCATED: LazyLock<Regex> = LazyLock::new(|| {
 /// Subjects that point at the conversation or name a problem, not a part of the setup.
 static NOT_A_PART: LazyLock<Regex> = LazyLock::new(|| {
     regex(
-        r"(?i)\b(it|this|that|these|those|which|what|bug|issue|problem|error|fix|change|file you|one)\b",
+        r"(?i)\b(it|this|that|these|those|which|what|bug|issue|problem|error|fix|changes?|file you|one|logs?|output|results?|screenshots?|recording|download)\b",
     )
 });
+
+/// Places a file passes through rather than lives in.
+const TEMPORARY_PLACES: [&str; 6] = [
+    "/tmp",
+    "/private/tmp",
+    "/var/folders",
+    "~/Downloads",
+    "~/Desktop",
+    "/dev/",
+];
 
 /// A stated location of a part of the project (see [`LOCATED`]).
 pub(super) fn location(text: &str) -> Option<Candidate> {
     let found = LOCATED.captures(text.trim())?;
+    let passing = TEMPORARY_PLACES
+        .iter()
+        .any(|place| found["place"].starts_with(place));
     let stated = !NOT_A_PART.is_match(&found["subject"])
+        && !passing
         && !TASK_SCOPE.is_match(text)
         && !BUG_REPORT.is_match(text);
     stated.then(|| {

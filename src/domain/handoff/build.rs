@@ -134,7 +134,7 @@ pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Times
 
 /// Replies that open alike on this many characters say the same thing (a document written
 /// again after a correction): the newest stands for them.
-const SAME_OPENING: usize = 60;
+const SAME_OPENING: usize = 150;
 /// A reply shorter than this ("Done.") is like no other.
 const MIN_OPENING: usize = 20;
 
@@ -446,22 +446,29 @@ mod tests {
 
     #[test]
     fn a_reply_written_again_is_an_earlier_turn_once() {
+        let draft = "**Shadow branches** Problem: ghost files are left in the shadow tree, content is \
+                     corrupted across sessions and attribution is computed on mixed data. Solution: \
+                     suffixes";
+        let summary = "I've completed the implementation. Here's a summary of the changes: ";
         let digest = SessionDigest {
             turn_replies: vec![
-                "**Shadow branches** Problem: ghost files. Solution: suffixes, first draft.".into(),
+                format!("{draft}, first draft."),
+                format!("{summary}the parser now reads tabs."),
+                format!("{summary}the writer keeps comments."),
                 "Git has no hook for restore.".into(),
-                "**Shadow branches**  Problem: ghost files.  Solution: suffixes, second draft."
-                    .into(),
+                format!("{draft}, second draft."),
             ],
             last_assistant_message: Some("Git has no hook for restore.\n\nDone.".into()),
             ..SessionDigest::default()
         };
         let handoff = build_handoff(&digest, scope(None), now());
         assert_eq!(
-            handoff.earlier_turns,
-            vec!["**Shadow branches**  Problem: ghost files.  Solution: suffixes, second draft."],
-            "the newest of two alike, none like the last reply"
+            handoff.earlier_turns.len(),
+            3,
+            "the newest of two drafts, both summaries, none like the last reply: {:?}",
+            handoff.earlier_turns
         );
+        assert!(handoff.earlier_turns[0].contains("second draft"));
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use super::ParsedHandoff;
 use super::document::SECTION_OPEN;
+use super::open_threads::WORKING_TREE_THREAD;
 
 /// Items carried at most, so that stale threads cannot crowd out the new ones.
 pub const MAX_CARRIED: usize = 6;
@@ -33,7 +34,7 @@ pub fn carried_threads(previous: &ParsedHandoff, done: &[String]) -> Vec<String>
     lines
         .iter()
         .filter_map(|line| line.strip_prefix("- "))
-        .filter(|item| !resolved(item, &done_words))
+        .filter(|item| !item.starts_with(WORKING_TREE_THREAD) && !resolved(item, &done_words))
         .map(|item| match item.contains(SINCE) {
             true => item.to_owned(),
             false => format!("{item}{SINCE}{origin})"),
@@ -92,6 +93,15 @@ mod tests {
         );
         assert_eq!(carried.len(), 1);
         assert!(carried[0].starts_with("Last check failed"));
+    }
+
+    #[test]
+    fn the_working_tree_seen_last_is_not_carried() {
+        let previous = read_handoff(
+            "## Open Threads\n- Also uncommitted at the last git status: notes/, src/x.rs\n",
+        )
+        .unwrap();
+        assert!(carried_threads(&previous, &[]).is_empty());
     }
 
     #[test]

@@ -9,6 +9,9 @@ use super::compact_summary::CompactSummary;
 use super::file_groups::relative_path;
 
 const MAX_LINE: usize = 240;
+/// How the thread of files left uncommitted opens. The next session's own `git status`
+/// supersedes it, so it is not carried forward.
+pub const WORKING_TREE_THREAD: &str = "Also uncommitted at the last git status";
 /// The request a question to the user answers is quoted up to this.
 const MAX_ASKED: usize = 80;
 /// A command quoted in a thread is cut to this.
@@ -91,7 +94,7 @@ pub fn open_threads(digest: &SessionDigest, summary: &CompactSummary, root: &str
         };
         threads.push(clip(
             &format!(
-                "Also uncommitted at the last git status: {}{more}",
+                "{WORKING_TREE_THREAD}: {}{more}",
                 others[..others.len().min(5)].join(", ")
             ),
             MAX_LINE,

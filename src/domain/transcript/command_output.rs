@@ -85,65 +85,6 @@ pub fn ahead_of_upstream(output: &str) -> Option<Option<String>> {
     None
 }
 
-/// Headings of `git status`'s long form under which each tab-indented line names a path.
-const STATUS_SECTIONS: [&str; 4] = [
-    "Changes to be committed:",
-    "Changes not staged for commit:",
-    "Untracked files:",
-    "Unmerged paths:",
-];
-
-/// The paths a `git status` lists as changed, staged or untracked: `Some(vec![])` for a clean
-/// tree, `None` when the output is no status. Reads the long form and the short one
-/// (` M src/a.rs`, `?? notes/`).
-pub fn working_tree_changes(output: &str) -> Option<Vec<String>> {
-    let mut paths: Vec<String> = Vec::new();
-    let mut recognised = false;
-    let mut in_section = false;
-    for line in output.lines() {
-        let trimmed = line.trim();
-        if trimmed.starts_with("nothing to commit") || trimmed.starts_with("On branch ") {
-            recognised = true;
-        }
-        if STATUS_SECTIONS.contains(&trimmed) {
-            (recognised, in_section) = (true, true);
-            continue;
-        }
-        if in_section && line.starts_with('\t') {
-            let entry = trimmed.split_once(":   ").map_or(trimmed, |(_, path)| path);
-            let path = entry.rsplit(" -> ").next().unwrap_or(entry).trim();
-            push_path(&mut paths, path);
-        } else if !line.starts_with("  (") && !trimmed.is_empty() {
-            in_section = false;
-        }
-        if let Some(path) = short_status_path(line) {
-            recognised = true;
-            push_path(&mut paths, path);
-        }
-    }
-    recognised.then_some(paths)
-}
-
-/// The path of a short-form status line: two status letters (`??` for untracked), a space and
-/// the path.
-fn short_status_path(line: &str) -> Option<&str> {
-    let (status, path) = (line.get(..3)?, line.get(3..)?);
-    let letter = |c: char| matches!(c, ' ' | 'M' | 'A' | 'D' | 'R' | 'C' | 'U' | 'T');
-    let mut letters = status.chars();
-    let (x, y, gap) = (letters.next()?, letters.next()?, letters.next()?);
-    let tracked = letter(x) && letter(y) && (x, y) != (' ', ' ');
-    let shaped = (tracked || (x, y) == ('?', '?')) && gap == ' ' && !path.starts_with(' ');
-    let path = path.trim();
-    (shaped && !path.is_empty()).then(|| path.rsplit(" -> ").next().unwrap_or(path))
-}
-
-fn push_path(paths: &mut Vec<String>, path: &str) {
-    let path = path.trim_matches('"');
-    if !path.is_empty() && !paths.iter().any(|known| known == path) {
-        paths.push(path.to_owned());
-    }
-}
-
 /// The refs a `git push` updated (`main -> main`), as git prints them to the user.
 pub fn parse_push(output: &str) -> Vec<String> {
     output
@@ -448,35 +389,6 @@ mod tests {
         assert_eq!(
             ahead_of_upstream(output),
             expected.map(|ahead| ahead.map(str::to_owned))
-        );
-    }
-
-    const LONG_STATUS: &str = "On branch feat/x\nYour branch is up to date with 'origin/feat/x'.\n\nChanges to be committed:\n  (use \"git restore --staged <file>...\" to unstage)\n\tnew file:   docs/plan.md\n\trenamed:    old.rs -> src/new.rs\n\nChanges not staged for commit:\n  (use \"git add <file>...\" to update what will be committed)\n\tmodified:   .github/workflows/ci.yml\n\tdeleted:    src/gone.py\n\nUntracked files:\n  (use \"git add <file>...\" and commit them)\n\topenspec/changes/windows-scope/\n\nno changes added to commit (use \"git add\" and/or \"git commit -a\")";
-
-    #[rstest]
-    #[case::long_form(
-        LONG_STATUS,
-        Some(vec!["docs/plan.md", "src/new.rs", ".github/workflows/ci.yml", "src/gone.py", "openspec/changes/windows-scope/"])
-    )]
-    #[case::clean(
-        "On branch main\nnothing to commit, working tree clean",
-        Some(vec![])
-    )]
-    #[case::short_form(
-        "## main...origin/main [ahead 1]\n M src/lib.rs\nA  src/new.rs\nR  a.rs -> b.rs\n?? notes/\n",
-        Some(vec!["src/lib.rs", "src/new.rs", "b.rs", "notes/"])
-    )]
-    #[case::porcelain_without_header(" M src/lib.rs\n", Some(vec!["src/lib.rs"]))]
-    #[case::no_status("3 files changed, 4 insertions(+)", None)]
-    #[case::prose_is_no_status("All tests pass.\nA good result.", None)]
-    #[case::diff_context_is_no_status("    let x = 1;\n+   let y = 2;", None)]
-    fn reads_what_the_working_tree_holds(
-        #[case] output: &str,
-        #[case] expected: Option<Vec<&str>>,
-    ) {
-        assert_eq!(
-            working_tree_changes(output),
-            expected.map(|paths| paths.into_iter().map(str::to_owned).collect())
         );
     }
 

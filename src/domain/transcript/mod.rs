@@ -7,11 +7,12 @@ mod injection;
 mod request;
 mod usage;
 mod user_shell;
+mod working_tree;
 
 pub use answer::{Answer, answered_question};
 pub use command_output::{
     ahead_of_upstream, check_summary, command_gist, find_links, is_check_command,
-    is_read_only_command, link_label, parse_commit, parse_push, working_tree_changes,
+    is_read_only_command, link_label, parse_commit, parse_push,
 };
 pub use digest::{
     ChangedFile, CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_FILES_CHANGED, MAX_TODOS,
@@ -21,3 +22,6 @@ pub use injection::PriorInjection;
 pub use request::{clean_request, remembered_note};
 pub use usage::{CompactBoundary, ContextUsage};
 pub use user_shell::{user_shell_input, user_shell_output};
+pub use working_tree::{
+    WorkingTree, is_named, named_paths, puts_everything_away, read_status, stages_everything,
+};

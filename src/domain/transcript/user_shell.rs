@@ -16,14 +16,41 @@ pub fn user_shell_input(text: &str) -> Option<&str> {
 /// when the row is not one.
 pub fn user_shell_output(text: &str) -> Option<(String, bool)> {
     let text = text.trim();
+    if !text.starts_with("<bash-stdout>") {
+        return None;
+    }
     let stdout = tagged(text, "bash-stdout")?;
     let stderr = tagged(text, "bash-stderr").unwrap_or_default();
     let output = xml_unescape(&format!("{stdout}\n{stderr}"));
+    // The client records no exit status: a failure is read from what the command printed.
     let failed = output.lines().map(str::trim_start).any(|line| {
-        line.starts_with("fatal:") || line.starts_with("error:") || line.starts_with("! [rejected]")
+        FAILURE_OPENINGS
+            .iter()
+            .any(|opening| line.starts_with(opening))
+            || line
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .windows(2)
+                .any(|pair| {
+                    pair[1].trim_matches(|c: char| !c.is_alphabetic()) == "failed"
+                        && pair[0].parse::<u32>().is_ok_and(|n| n > 0)
+                })
     });
     Some((output.trim().to_owned(), failed))
 }
+
+/// How the lines of a failed git command, test run or build open.
+const FAILURE_OPENINGS: [&str; 9] = [
+    "fatal:",
+    "error:",
+    "error[",
+    "! [rejected]",
+    "FAIL",
+    "FAILED",
+    "npm ERR!",
+    "test result: FAILED",
+    "Error:",
+];
 
 /// The text between `<tag>` and `</tag>` (to the end when the closing tag is missing).
 fn tagged<'a>(text: &'a str, tag: &str) -> Option<&'a str> {
@@ -75,6 +102,21 @@ mod tests {
         true
     )]
     #[case::no_stderr_tag("<bash-stdout>done", "done", false)]
+    #[case::tests_failed(
+        "<bash-stdout>=== 2 failed, 3 passed in 0.4s ===</bash-stdout><bash-stderr></bash-stderr>",
+        "=== 2 failed, 3 passed in 0.4s ===",
+        true
+    )]
+    #[case::none_failed(
+        "<bash-stdout>test result: ok. 3 passed; 0 failed</bash-stdout><bash-stderr></bash-stderr>",
+        "test result: ok. 3 passed; 0 failed",
+        false
+    )]
+    #[case::go_fail(
+        "<bash-stdout>FAIL\tgithub.com/o/r/pkg 0.2s</bash-stdout>",
+        "FAIL\tgithub.com/o/r/pkg 0.2s",
+        true
+    )]
     fn a_bash_stdout_row_is_its_output(
         #[case] text: &str,
         #[case] output: &str,
@@ -86,6 +128,7 @@ mod tests {
     #[rstest]
     #[case::request("commit it")]
     #[case::input("<bash-input>ls</bash-input>")]
+    #[case::a_request_that_mentions_the_tag("why do transcripts hold <bash-stdout> rows?")]
     fn other_rows_are_no_output(#[case] text: &str) {
         assert_eq!(user_shell_output(text), None);
     }
