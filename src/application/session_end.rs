@@ -566,6 +566,27 @@ mod tests {
         seeds
     }
 
+    /// A session end of `transcripts` in shop-api with handoffs off, whose seed expects
+    /// exactly the `expected` proposals (method, text).
+    fn end_without_handoff(
+        transcripts: MockTranscriptReader,
+        expected: &'static [(&'static str, &'static str)],
+    ) -> SessionEndOutcome {
+        let service = SessionEnd::new(
+            MockHandoffStore::new(),
+            transcripts,
+            project_at("/home/user/code/shop-api"),
+            seeds_expecting(expected),
+            proposals(),
+            fixed_clock(),
+        );
+        let request = request(HandoffSettings {
+            enabled: false,
+            ..HandoffSettings::default()
+        });
+        pollster::block_on(service.end(request))
+    }
+
     #[rstest]
     #[case::without_any_rule_candidate(
         "---\ndescription: Payments deploy on Thursdays only\ntype: project\n---\n",
@@ -587,19 +608,7 @@ mod tests {
         #[case] said: &'static str,
         #[case] expected: &'static [(&'static str, &'static str)],
     ) {
-        let service = SessionEnd::new(
-            MockHandoffStore::new(),
-            remembering(memory, said),
-            project_at("/home/user/code/shop-api"),
-            seeds_expecting(expected),
-            proposals(),
-            fixed_clock(),
-        );
-        let request = request(HandoffSettings {
-            enabled: false,
-            ..HandoffSettings::default()
-        });
-        let outcome = pollster::block_on(service.end(request));
+        let outcome = end_without_handoff(remembering(memory, said), expected);
         assert_eq!(outcome.proposals, expected.len());
         assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
     }
@@ -616,19 +625,7 @@ mod tests {
             })
         });
         let expected: &'static [(&str, &str)] = &[("claude-memory", "Always use pnpm, never npm")];
-        let service = SessionEnd::new(
-            MockHandoffStore::new(),
-            transcripts,
-            project_at("/home/user/code/shop-api"),
-            seeds_expecting(expected),
-            proposals(),
-            fixed_clock(),
-        );
-        let request = request(HandoffSettings {
-            enabled: false,
-            ..HandoffSettings::default()
-        });
-        assert_eq!(pollster::block_on(service.end(request)).proposals, 1);
+        assert_eq!(end_without_handoff(transcripts, expected).proposals, 1);
     }
 
     #[test]

@@ -17,27 +17,39 @@ fn corrupted_copies(env: &Hermetic) -> Vec<String> {
         .collect()
 }
 
-#[rstest::rstest]
-#[case::by_status(&["status"])]
-#[case::by_context(&["context"])]
-#[case::by_the_hook(&["hook", "session-start"])]
-fn a_truncated_seed_is_restored_and_the_bad_file_kept(#[case] command: &[&str]) {
+/// An initialised home whose seed holds one learning, committed.
+fn with_a_learning() -> Hermetic {
     let env = Hermetic::new();
     env.init();
     env.carryover()
         .args(["learn", "pattern", "Keeps commits small"])
         .assert()
         .success();
-    let good = fs_err::read_to_string(env.seed_path()).unwrap();
-    truncate_seed(&env);
-    let bad = fs_err::read_to_string(env.seed_path()).unwrap();
+    env
+}
 
+/// Runs `command`, which must succeed (its stderr shown when it does not).
+fn succeeds(env: &Hermetic, command: &[&str]) -> std::process::Output {
     let output = env.carryover().args(command).output().unwrap();
     assert!(
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    output
+}
+
+#[rstest::rstest]
+#[case::by_status(&["status"])]
+#[case::by_context(&["context"])]
+#[case::by_the_hook(&["hook", "session-start"])]
+fn a_truncated_seed_is_restored_and_the_bad_file_kept(#[case] command: &[&str]) {
+    let env = with_a_learning();
+    let good = fs_err::read_to_string(env.seed_path()).unwrap();
+    truncate_seed(&env);
+    let bad = fs_err::read_to_string(env.seed_path()).unwrap();
+
+    let output = succeeds(&env, command);
     let told = format!(
         "{}{}",
         String::from_utf8_lossy(&output.stdout),
@@ -70,21 +82,11 @@ fn a_truncated_seed_is_restored_and_the_bad_file_kept(#[case] command: &[&str]) 
 #[case::by_learn(&["learn", "pattern", "Runs the linter first"])]
 #[case::by_status(&["status"])]
 fn a_missing_seed_with_a_history_is_restored(#[case] command: &[&str]) {
-    let env = Hermetic::new();
-    env.init();
-    env.carryover()
-        .args(["learn", "pattern", "Keeps commits small"])
-        .assert()
-        .success();
+    let env = with_a_learning();
     // What a sync killed between git's removal of the seed and its rewrite leaves.
     fs_err::remove_file(env.seed_path()).unwrap();
 
-    let output = env.carryover().args(command).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeeds(&env, command);
     let seed = fs_err::read_to_string(env.seed_path()).unwrap();
     assert!(seed.contains("Keeps commits small"), "{seed}");
     assert!(

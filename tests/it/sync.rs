@@ -43,6 +43,21 @@ fn machine(remote: &Path) -> Hermetic {
     env
 }
 
+/// A laptop set up first (with `learned`, when given) and synced, and a desktop that joined
+/// through the remote: two machines in step. The remote's folder lives as long as the first.
+fn two_machines(learned: Option<&str>) -> (TempDir, PathBuf, Hermetic, Hermetic) {
+    let (keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    if let Some(text) = learned {
+        learn(&laptop, text);
+    }
+    sync(&laptop);
+    let desktop = machine(&remote);
+    sync(&desktop);
+    (keep, remote, laptop, desktop)
+}
+
 fn contents(env: &Hermetic) -> Vec<String> {
     let listed: Value =
         serde_json::from_str(&ok(env, &["learnings", "list", "--all", "--json"])).unwrap();
@@ -205,12 +220,7 @@ fn concurrent_edits_on_both_machines_merge_by_id() {
 
 #[test]
 fn the_same_learning_written_on_two_machines_becomes_one() {
-    let (_keep, remote) = bare_remote();
-    let laptop = machine(&remote);
-    laptop.init();
-    sync(&laptop);
-    let desktop = machine(&remote);
-    sync(&desktop);
+    let (_keep, _, laptop, desktop) = two_machines(None);
     learn(&laptop, "Deploys go out on Tuesdays");
     learn(&desktop, "deploys go out on   tuesdays.");
     sync(&laptop);
@@ -241,12 +251,7 @@ fn two_machines_set_up_apart_merge_their_seeds() {
 
 #[test]
 fn a_plain_git_pull_in_the_data_home_merges_the_seed_by_id() {
-    let (_keep, remote) = bare_remote();
-    let laptop = machine(&remote);
-    laptop.init();
-    sync(&laptop);
-    let desktop = machine(&remote);
-    sync(&desktop);
+    let (_keep, _, laptop, desktop) = two_machines(None);
     learn(&laptop, "The laptop learned this");
     sync(&laptop);
     learn(&desktop, "The desktop learned this");
@@ -341,13 +346,7 @@ fn sync_without_a_remote_says_how_to_set_one() {
 #[test]
 fn a_sync_killed_at_any_point_loses_nothing() {
     use std::process::Stdio;
-    let (_keep, remote) = bare_remote();
-    let laptop = machine(&remote);
-    laptop.init();
-    learn(&laptop, "The laptop learned this");
-    sync(&laptop);
-    let desktop = machine(&remote);
-    sync(&desktop);
+    let (_keep, remote, laptop, desktop) = two_machines(Some("The laptop learned this"));
     for round in 0..12u64 {
         learn(&laptop, &format!("Laptop learning number {round}"));
         sync(&laptop);
@@ -386,13 +385,7 @@ fn a_sync_killed_at_any_point_loses_nothing() {
 
 #[test]
 fn a_seed_cut_short_by_a_killed_checkout_is_restored_not_synced() {
-    let (_keep, remote) = bare_remote();
-    let laptop = machine(&remote);
-    laptop.init();
-    learn(&laptop, "The laptop learned this");
-    sync(&laptop);
-    let desktop = machine(&remote);
-    sync(&desktop);
+    let (_keep, _, laptop, desktop) = two_machines(Some("The laptop learned this"));
     learn(&laptop, "The laptop learned more");
     sync(&laptop);
     // What a sync killed while git rewrote the seed in a fast-forward leaves: the file cut
@@ -419,12 +412,7 @@ fn a_seed_cut_short_by_a_killed_checkout_is_restored_not_synced() {
 
 #[test]
 fn a_merge_left_half_done_is_recovered_with_what_was_learned_since() {
-    let (_keep, remote) = bare_remote();
-    let laptop = machine(&remote);
-    laptop.init();
-    sync(&laptop);
-    let desktop = machine(&remote);
-    sync(&desktop);
+    let (_keep, _, laptop, desktop) = two_machines(None);
     learn(&laptop, "The laptop learned this");
     sync(&laptop);
     learn(&desktop, "The desktop learned this");
@@ -556,12 +544,7 @@ fn handoffs_follow_the_project_to_a_clone_at_another_path() {
 
 #[test]
 fn a_field_renamed_on_both_machines_takes_the_newer_change_and_says_so() {
-    let (_keep, remote) = bare_remote();
-    let laptop = machine(&remote);
-    laptop.init();
-    sync(&laptop);
-    let desktop = machine(&remote);
-    sync(&desktop);
+    let (_keep, _, laptop, desktop) = two_machines(None);
     // The commits' times decide which change is newer; they are set, not waited for.
     let rename = |env: &Hermetic, name: &str, at: &str| {
         let output = env

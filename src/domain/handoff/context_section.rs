@@ -147,17 +147,10 @@ mod tests {
         read_handoff(include_str!("../../../tests/fixtures/handoff/handoff.md")).unwrap()
     }
 
-    fn now() -> Timestamp {
-        Timestamp::parse("2026-11-22T18:40:12Z").unwrap()
-    }
-
-    #[test]
-    fn names_the_branch_the_session_ended_on() {
-        let handoff = read_handoff(
-            "---\nsession_id: s1\nduration_turns: 2\nbranch: fix/tags\n---\n## Goal\n- ship\n",
-        )
-        .unwrap();
-        let text = handoff_section(
+    /// The section of a handoff written just now, with room to spare.
+    fn shown_now(markdown: &str) -> String {
+        let handoff = read_handoff(markdown).unwrap();
+        handoff_section(
             &handoff,
             HandoffOrigin::Previous,
             "/p/h.md",
@@ -165,7 +158,18 @@ mod tests {
             now(),
             4_000,
         )
-        .render();
+        .render()
+    }
+
+    fn now() -> Timestamp {
+        Timestamp::parse("2026-11-22T18:40:12Z").unwrap()
+    }
+
+    #[test]
+    fn names_the_branch_the_session_ended_on() {
+        let text = shown_now(
+            "---\nsession_id: s1\nduration_turns: 2\nbranch: fix/tags\n---\n## Goal\n- ship\n",
+        );
         assert!(
             text.starts_with("Handoff from the previous session (just now, 2026-11-22 18:40 UTC; session s1, 2 turns, on branch fix/tags):"),
             "{text}"
@@ -205,19 +209,9 @@ mod tests {
 
     #[test]
     fn the_goal_and_open_threads_lead_and_the_newest_requests_come_first() {
-        let handoff = read_handoff(
+        let text = shown_now(
             "---\nsession_id: s1\n---\n## User Requests\n- older\n- newest\n\n## What Was Accomplished\n- Committed abc1234 on main: x\n\n## Open Threads\n- Last request, not answered: newest\n\n## Goal\n- First request: build it\n",
-        )
-        .unwrap();
-        let text = handoff_section(
-            &handoff,
-            HandoffOrigin::Previous,
-            "/p/h.md",
-            now(),
-            now(),
-            4_000,
-        )
-        .render();
+        );
         let lines: Vec<&str> = text.lines().skip(1).collect();
         assert_eq!(
             lines,
