@@ -10,10 +10,12 @@ use serde_json::value::RawValue;
 
 use crate::domain::agent_memory::{MAX_MEMORY_FILE_BYTES, is_agent_memory_path};
 use crate::domain::transcript::{
-    CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, SessionDigest, TodoItem, TodoStatus,
-    ahead_of_upstream, check_summary, clean_request, command_gist, find_links, is_check_command,
-    is_named, is_read_only_command, named_paths, parse_commit, parse_push, puts_everything_away,
-    read_status, remembered_note, stages_everything, user_shell_input, user_shell_output,
+    CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, Plan, PlanVerdict, SessionDigest,
+    TodoItem, TodoStatus, ahead_of_upstream, check_summary, clean_request, command_gist,
+    find_links, is_check_command, is_named, is_plan_file, is_read_only_command, link_label,
+    named_paths, parse_commit, parse_logged_commit, parse_push, pull_request_suggestion,
+    puts_everything_away, read_status, remembered_note, stages_everything, user_shell_input,
+    user_shell_output, vulnerability_notice,
 };
 
 use super::regular_file::read_regular_utf8_no_follow;
@@ -83,6 +85,9 @@ struct ToolInput {
     #[serde(rename = "taskId")]
     task_id: Option<serde_json::Value>,
     status: Option<String>,
+    plan: Option<String>,
+    #[serde(rename = "planFilePath")]
+    plan_file_path: Option<String>,
 }
 
 /// A `Write` call's text, parsed only when it writes an agent memory.
@@ -108,6 +113,8 @@ enum Pending {
     TaskCreate(String),
     TaskUpdate(usize, TodoStatus),
     Command(String),
+    /// A plan proposed at plan-mode exit, waiting for the user's verdict.
+    Plan,
 }
 
 /// Accumulates a digest row by row.
@@ -130,6 +137,13 @@ pub(super) struct DigestBuilder {
     /// that it added everything): what the next commit takes.
     staged: Vec<String>,
     staged_everything: bool,
+    /// The plan file written last (`~/.claude/plans/…`): the file of the next plan proposed.
+    plan_file: Option<String>,
+    /// Calls that only wrote plan files: planning, not work.
+    planning: usize,
+    /// The work done (less planning) when the last plan got its verdict: more by the end is
+    /// work after it.
+    work_at_verdict: usize,
 }
 
 impl DigestBuilder {
@@ -385,6 +399,14 @@ impl DigestBuilder {
             "Bash" | "PowerShell" | "shell" | "exec_command" | "run_shell_command" => {
                 input.command.map(Pending::Command)
             }
+            "ExitPlanMode" => {
+                let file = input.plan_file_path.or_else(|| self.plan_file.clone());
+                self.digest.plan = input
+                    .plan
+                    .as_deref()
+                    .and_then(|plan| Plan::proposed(plan, file));
+                self.digest.plan.is_some().then_some(Pending::Plan)
+            }
             _ => None,
         };
         match pending {
@@ -405,13 +427,26 @@ impl DigestBuilder {
             self.command(command, is_error, output);
             return;
         }
+        if let Pending::Plan = pending {
+            if let Some(plan) = &mut self.digest.plan {
+                plan.verdict = PlanVerdict::from_result(is_error);
+                self.work_at_verdict = self.digest.work_done - self.planning;
+            }
+            return;
+        }
         if is_error {
             return;
         }
         match pending {
             Pending::Files(paths) => {
                 self.digest.work_done += 1;
+                if paths.iter().all(|path| is_plan_file(path)) {
+                    self.planning += 1;
+                }
                 for path in paths {
+                    if is_plan_file(&path) {
+                        self.plan_file = Some(path.clone());
+                    }
                     self.digest.touch_file(&path);
                 }
             }
@@ -435,7 +470,7 @@ impl DigestBuilder {
                     todo.status = status;
                 }
             }
-            Pending::TaskCreate(_) | Pending::Command(_) => {}
+            Pending::TaskCreate(_) | Pending::Command(_) | Pending::Plan => {}
         }
     }
 
@@ -480,8 +515,14 @@ impl DigestBuilder {
         if puts_everything_away(command) {
             self.digest.working_tree.clear();
         }
-        if command.contains("commit")
-            && let Some((hash, subject, branch)) = parse_commit(output)
+        let commit = command.contains("commit").then(|| {
+            parse_commit(output).or_else(|| {
+                let (hash, subject) = parse_logged_commit(command, output)?;
+                let branch = self.digest.branch.clone().unwrap_or_default();
+                Some((hash, subject, branch))
+            })
+        });
+        if let Some(Some((hash, subject, branch))) = commit
             && !self.digest.commits.iter().any(|c| c.hash == hash)
         {
             self.digest.commits.push(Commit {
@@ -494,6 +535,12 @@ impl DigestBuilder {
             self.committed(command);
         }
         if command.contains("push") {
+            if let Some(url) = pull_request_suggestion(output) {
+                self.digest.pull_request_unopened = Some(url);
+            }
+            if let Some(notice) = vulnerability_notice(output) {
+                self.digest.vulnerabilities = Some(notice);
+            }
             for push in parse_push(output) {
                 self.digest.unpushed = None;
                 if !self.digest.pushes.contains(&push) {
@@ -533,6 +580,10 @@ impl DigestBuilder {
     }
 
     fn link(&mut self, url: String) {
+        if link_label(&url).is_some_and(|label| label.starts_with("PR") || label.starts_with("MR"))
+        {
+            self.digest.pull_request_unopened = None;
+        }
         if !self.digest.links.contains(&url) && self.digest.links.len() < 50 {
             self.digest.links.push(url);
         }
@@ -541,6 +592,10 @@ impl DigestBuilder {
     /// The digest, its requests trimmed and its title chosen (the user's own title first).
     pub(super) fn finish(mut self) -> SessionDigest {
         self.digest.trim_requests();
+        let worked_since = self.digest.work_done - self.planning > self.work_at_verdict;
+        if let Some(plan) = &mut self.digest.plan {
+            plan.followed_by_work = plan.verdict != PlanVerdict::Awaiting && worked_since;
+        }
         self.digest.unfinished = self
             .last_command
             .filter(|(id, _)| self.pending.contains_key(id))

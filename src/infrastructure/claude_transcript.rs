@@ -344,7 +344,7 @@ fn is_bulky_tool_result(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::transcript::{Ending, TodoStatus};
+    use crate::domain::transcript::{Ending, PlanVerdict, TodoStatus};
     use std::io::Write;
     use std::path::PathBuf;
 
@@ -618,6 +618,124 @@ mod tests {
         assert_eq!(paths(&digest), vec!["/p/b.rs"]);
         assert!(digest.todos.is_empty());
         assert_eq!(digest.work_done, 1);
+    }
+
+    /// A plan file written, then proposed at plan-mode exit (without naming its file, as
+    /// clients before 2.1.200 do).
+    fn planned(title: &str) -> [String; 3] {
+        let plan = format!("# Plan: {title}\n\n## Context\nWhy");
+        [
+            tool_use(
+                "w1",
+                "Write",
+                serde_json::json!({"file_path": "/h/.claude/plans/blum.md", "content": plan}),
+            ),
+            result("w1", false, "File created"),
+            tool_use("x1", "ExitPlanMode", serde_json::json!({"plan": plan})),
+        ]
+    }
+
+    #[rstest::rstest]
+    #[case::rejected_at_exit(
+        Some((true, "The user doesn't want to proceed with this tool use.")),
+        false,
+        Some((PlanVerdict::Declined, false))
+    )]
+    #[case::kept_planning_then_edited_the_plan(
+        Some((true, "User chose to stay in plan mode and continue planning")),
+        true,
+        Some((PlanVerdict::Declined, false))
+    )]
+    #[case::approved_not_yet_started(
+        Some((false, "User has approved your plan. You can now start coding.")),
+        false,
+        Some((PlanVerdict::Approved, false))
+    )]
+    #[case::no_answer(None, false, Some((PlanVerdict::Awaiting, false)))]
+    fn the_last_plan_and_its_verdict_are_read(
+        #[case] answer: Option<(bool, &str)>,
+        #[case] plan_edited_after: bool,
+        #[case] expected: Option<(PlanVerdict, bool)>,
+    ) {
+        let mut lines: Vec<String> = planned("Merge Prompt & Context").to_vec();
+        if let Some((is_error, output)) = answer {
+            lines.push(result("x1", is_error, output));
+        }
+        if plan_edited_after {
+            lines.push(tool_use(
+                "e1",
+                "Edit",
+                serde_json::json!({"file_path": "/h/.claude/plans/blum.md"}),
+            ));
+            lines.push(result("e1", false, "updated"));
+        }
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let digest = digest_of(&lines);
+        let plan = digest.plan.expect("a plan was proposed");
+        assert_eq!(plan.title, "Merge Prompt & Context");
+        assert_eq!(plan.file.as_deref(), Some("/h/.claude/plans/blum.md"));
+        assert_eq!(
+            expected,
+            Some((plan.verdict, plan.followed_by_work)),
+            "planning is not work on the plan"
+        );
+    }
+
+    #[test]
+    fn work_after_an_approved_plan_carries_it_out() {
+        let mut lines: Vec<String> = planned("Fix the parser").to_vec();
+        lines.push(result("x1", false, "User has approved your plan."));
+        lines.push(tool_use(
+            "e1",
+            "Edit",
+            serde_json::json!({"file_path": "/p/src/parser.rs"}),
+        ));
+        lines.push(result("e1", false, "updated"));
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let plan = digest_of(&lines).plan.unwrap();
+        assert!(plan.followed_by_work);
+        assert!(!plan.is_open());
+    }
+
+    #[rstest::rstest]
+    #[case::pushed_only(false, Some("https://github.com/o/r/pull/new/fix"))]
+    #[case::then_opened(true, None)]
+    fn a_pushed_branch_without_a_pull_request_is_noticed(
+        #[case] opened: bool,
+        #[case] expected: Option<&str>,
+    ) {
+        let push_output = "remote: Create a pull request for 'fix' on GitHub by visiting:\nremote:      https://github.com/o/r/pull/new/fix\nTo github.com:o/r.git\n * [new branch]      fix -> fix";
+        let mut lines = vec![
+            tool_use(
+                "p1",
+                "Bash",
+                serde_json::json!({"command": "git push -u origin fix"}),
+            ),
+            result("p1", false, push_output),
+        ];
+        if opened {
+            lines.push(tool_use(
+                "g1",
+                "Bash",
+                serde_json::json!({"command": "gh pr create --fill"}),
+            ));
+            lines.push(result("g1", false, "https://github.com/o/r/pull/12"));
+        }
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let digest = digest_of(&lines);
+        assert_eq!(digest.pull_request_unopened.as_deref(), expected);
+    }
+
+    #[test]
+    fn the_plan_file_the_client_names_wins() {
+        let digest = digest_of(&[&tool_use(
+            "x1",
+            "ExitPlanMode",
+            serde_json::json!({"plan": "# Split the commits", "planFilePath": "/h/.claude/plans/vast.md"}),
+        )]);
+        let plan = digest.plan.unwrap();
+        assert_eq!(plan.title, "Split the commits");
+        assert_eq!(plan.file.as_deref(), Some("/h/.claude/plans/vast.md"));
     }
 
     #[test]

@@ -4,7 +4,9 @@
 
 use crate::domain::format::clip;
 use crate::domain::seed::Timestamp;
-use crate::domain::transcript::{SessionDigest, TodoStatus, link_label};
+use crate::domain::transcript::{
+    SessionDigest, TodoStatus, implemented_plan, link_label, plan_request,
+};
 
 use super::compact_summary::read_compact_summary;
 use super::file_groups::{file_groups, relative_path};
@@ -85,6 +87,13 @@ pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Times
                 .todos_in(TodoStatus::Completed)
                 .map(|t| t.content.clone()),
         )
+        .chain(
+            digest
+                .user_requests
+                .first()
+                .filter(|_| digest.work_done > 0)
+                .and_then(|request| implemented_plan(request)),
+        )
         .collect();
     if let Some(previous) = scope.previous {
         open.extend(carried_threads(previous, &done));
@@ -138,6 +147,20 @@ const SAME_OPENING: usize = 150;
 /// A reply shorter than this ("Done.") is like no other.
 const MIN_OPENING: usize = 20;
 
+/// Words an earlier turn's reply needs outside its code blocks to tell the next session
+/// anything ("Applied.", a bare command to run, do not).
+const MIN_TURN_WORDS: usize = 5;
+
+/// Whether a reply has words to say outside its code blocks.
+fn says_something(reply: &str) -> bool {
+    let prose = reply
+        .split("```")
+        .step_by(2)
+        .flat_map(str::split_whitespace)
+        .filter(|word| word.chars().any(char::is_alphanumeric));
+    prose.take(MIN_TURN_WORDS).count() == MIN_TURN_WORDS || reply.chars().any(|c| c as u32 > 0x2E80)
+}
+
 /// The replies of earlier turns, newest first, each once.
 fn earlier_turns(digest: &SessionDigest) -> Vec<String> {
     let opening = |text: &str| -> String {
@@ -159,6 +182,7 @@ fn earlier_turns(digest: &SessionDigest) -> Vec<String> {
         .turn_replies
         .iter()
         .rev()
+        .filter(|reply| says_something(reply))
         .filter(|reply| {
             let key = opening(reply);
             let alike = |known: &String| {
@@ -193,7 +217,7 @@ fn goal(digest: &SessionDigest) -> Vec<String> {
     if let Some(first) = requests.next() {
         let text = match (first.chars().count() < TERSE_REQUEST, requests.next()) {
             (true, Some(next)) => format!("{first} → {next}"),
-            _ => first.clone(),
+            _ => plan_request(first).unwrap_or_else(|| first.clone()),
         };
         goal.push(format!("First request: {}", clip(&text, MAX_GOAL)));
     }
@@ -219,7 +243,9 @@ fn accomplished(digest: &SessionDigest, completed: Vec<String>) -> Vec<String> {
         .take(MAX_COMMITS_SHOWN)
         .map(|commit| {
             // The heading names the branch the session ended on.
-            let line = match digest.branch.as_deref() == Some(commit.branch.as_str()) {
+            let same = commit.branch.is_empty()
+                || digest.branch.as_deref() == Some(commit.branch.as_str());
+            let line = match same {
                 true => format!("Committed {}: {}", commit.hash, commit.subject),
                 false => format!(
                     "Committed {} on {}: {}",
@@ -469,6 +495,22 @@ mod tests {
             handoff.earlier_turns
         );
         assert!(handoff.earlier_turns[0].contains("second draft"));
+    }
+
+    #[rstest::rstest]
+    #[case::a_word("Applied.", false)]
+    #[case::a_command_alone("```\nopen -a \"Brave Browser\" demo.gif\n```", false)]
+    #[case::a_command_and_a_word("Run:\n```\nmake demo\n```", false)]
+    #[case::a_sentence("The tapes now navigate with j and Enter.", true)]
+    #[case::chinese("已修复。", true)]
+    fn an_earlier_turn_is_shown_when_it_says_something(#[case] reply: &str, #[case] shown: bool) {
+        let digest = SessionDigest {
+            turn_replies: vec![reply.into()],
+            last_assistant_message: Some("Last.".into()),
+            ..SessionDigest::default()
+        };
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert_eq!(!handoff.earlier_turns.is_empty(), shown, "{reply}");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use super::ParsedHandoff;
 use super::document::SECTION_OPEN;
-use super::open_threads::WORKING_TREE_THREAD;
+use super::open_threads::{PLAN_FILE, SNAPSHOT_THREADS};
 
 /// Items carried at most, so that stale threads cannot crowd out the new ones.
 pub const MAX_CARRIED: usize = 6;
@@ -34,7 +34,12 @@ pub fn carried_threads(previous: &ParsedHandoff, done: &[String]) -> Vec<String>
     lines
         .iter()
         .filter_map(|line| line.strip_prefix("- "))
-        .filter(|item| !item.starts_with(WORKING_TREE_THREAD) && !resolved(item, &done_words))
+        .filter(|item| {
+            !SNAPSHOT_THREADS
+                .iter()
+                .any(|snapshot| item.starts_with(snapshot))
+                && !resolved(item, &done_words)
+        })
         .map(|item| match item.contains(SINCE) {
             true => item.to_owned(),
             false => format!("{item}{SINCE}{origin})"),
@@ -45,6 +50,7 @@ pub fn carried_threads(previous: &ParsedHandoff, done: &[String]) -> Vec<String>
 
 fn resolved(item: &str, done: &HashSet<String>) -> bool {
     let text = item.split(SINCE).next().unwrap_or(item);
+    let text = text.split(PLAN_FILE).next().unwrap_or(text);
     let text = text.split_once(": ").map_or(text, |(_, rest)| rest);
     let wanted: Vec<String> = words(text).collect();
     if wanted.is_empty() {
@@ -96,11 +102,26 @@ mod tests {
     }
 
     #[test]
-    fn the_working_tree_seen_last_is_not_carried() {
+    fn carrying_out_a_plan_resolves_its_thread_whatever_its_file_is_called() {
         let previous = read_handoff(
-            "## Open Threads\n- Also uncommitted at the last git status: notes/, src/x.rs\n",
+            "## Open Threads\n- Plan proposed, not carried out in this session: “Merge Prompt & Context into Single Section” (full plan: /Users/arvos/.claude/plans/reactive-floating-blum.md)\n",
         )
         .unwrap();
+        assert_eq!(carried_threads(&previous, &[]).len(), 1);
+        let done = ["Merge Prompt & Context into Single Section".to_owned()];
+        assert!(carried_threads(&previous, &done).is_empty());
+    }
+
+    #[rstest::rstest]
+    #[case::working_tree("Also uncommitted at the last git status: notes/, src/x.rs")]
+    #[case::pull_request(
+        "No pull request opened for the pushed branch yet: https://github.com/o/r/pull/new/fix"
+    )]
+    #[case::vulnerabilities(
+        "Reported at the last push: GitHub found 2 vulnerabilities on o/r's default branch (1 high)"
+    )]
+    fn the_repository_as_last_seen_is_not_carried(#[case] thread: &str) {
+        let previous = read_handoff(&format!("## Open Threads\n- {thread}\n")).unwrap();
         assert!(carried_threads(&previous, &[]).is_empty());
     }
 

@@ -5,6 +5,41 @@
 
 /// Marks where paragraphs were left out.
 const GAP: &str = "…";
+/// Words with which a paragraph hands on work (what remains, what comes next, what was
+/// skipped, what the user has to do or choose), lowercased, in the languages users write to
+/// the assistant in. Such a paragraph outranks the rest of the middle.
+const HANDS_ON: [&str; 30] = [
+    "remaining",
+    "next step",
+    "next:",
+    "follow-up",
+    "follow up",
+    "todo",
+    "not done",
+    "not yet",
+    "left to",
+    "skipped",
+    "known issue",
+    "residual",
+    "still open",
+    "open question",
+    "up to you",
+    "your call",
+    "blocked",
+    "nächste",
+    "noch offen",
+    "noch nicht",
+    "次の",
+    "残り",
+    "未対応",
+    "下一步",
+    "待办",
+    "剩余",
+    "남은",
+    "다음 단계",
+    "sıradaki",
+    "kalan",
+];
 
 /// `text` within `max` characters: whole if it fits, else its first paragraph, its last one and
 /// those between in order while they fit (tables left out), with `…` where some were left out.
@@ -29,11 +64,17 @@ pub fn cut_reply(text: &str, max: usize) -> String {
     if first_len + 1 + gap_len > max {
         return cut_paragraph(first, max);
     }
-    // The closing paragraph first (what the reply asks or leaves open), then the middle in
-    // order, while they fit; tables never.
+    // The closing paragraph first (what the reply asks or leaves open), then those that hand
+    // on work, then the middle in order, while they fit; tables never.
     let mut budget = max - first_len - 1 - gap_len;
     let mut kept = vec![false; rest.len()];
-    let order = rest.len().checked_sub(1).into_iter().chain(0..rest.len());
+    let handing_on = (0..rest.len()).filter(|at| hands_on(rest[*at]));
+    let order = rest
+        .len()
+        .checked_sub(1)
+        .into_iter()
+        .chain(handing_on)
+        .chain(0..rest.len());
     for at in order {
         // Its separator, and a gap mark that may come before it.
         let cost = rest[at].chars().count() + 2 + 1 + gap_len;
@@ -81,6 +122,12 @@ fn cut_paragraph(text: &str, max: usize) -> String {
         .or_else(|| head.rfind(' '))
         .unwrap_or(head.len());
     format!("{}{GAP}", head[..cut].trim_end())
+}
+
+/// Whether a paragraph hands on work: what remains, comes next or was skipped.
+fn hands_on(paragraph: &str) -> bool {
+    let lower = paragraph.to_lowercase();
+    HANDS_ON.iter().any(|words| lower.contains(words))
 }
 
 /// A Markdown table: every line a row.
@@ -133,6 +180,16 @@ mod tests {
         "Done.\n\nmiddle middle middle middle\n\nOne.\n\nTwo.",
         30,
         "Done.\n…\n\nOne.\n\nTwo."
+    )]
+    #[case::work_handed_on_outranks_the_middle(
+        "Committed.\n\n- Renamed the section\n- Merged the blocks\n\n**Remaining for you:** tag v0.5\n\nNot pushed.",
+        70,
+        "Committed.\n…\n\n**Remaining for you:** tag v0.5\n\nNot pushed."
+    )]
+    #[case::in_other_languages(
+        "Fertig.\n\nDetails zu allem hier.\n\nNächste Schritte: Tests\n\nOk?",
+        45,
+        "Fertig.\n…\n\nNächste Schritte: Tests\n\nOk?"
     )]
     #[case::sentence(
         "One sentence. Another one that runs past the end",

@@ -3,15 +3,28 @@
 //! summary listed as pending.
 
 use crate::domain::format::clip;
-use crate::domain::transcript::{Ending, SessionDigest, TodoStatus, command_gist};
+use crate::domain::transcript::{Ending, PlanVerdict, SessionDigest, TodoStatus, command_gist};
 
 use super::compact_summary::CompactSummary;
 use super::file_groups::relative_path;
 
 const MAX_LINE: usize = 240;
-/// How the thread of files left uncommitted opens. The next session's own `git status`
-/// supersedes it, so it is not carried forward.
+/// How the thread of files left uncommitted opens.
 pub const WORKING_TREE_THREAD: &str = "Also uncommitted at the last git status";
+/// How the thread of a pushed branch without a pull request opens.
+pub const PULL_REQUEST_THREAD: &str = "No pull request opened for the pushed branch yet";
+/// How the thread of the vulnerabilities a push reported opens.
+pub const VULNERABILITIES_THREAD: &str = "Reported at the last push";
+/// Threads that tell the state of the repository as last seen: the next session sees it
+/// afresh, so they are not carried forward.
+pub const SNAPSHOT_THREADS: [&str; 3] = [
+    WORKING_TREE_THREAD,
+    PULL_REQUEST_THREAD,
+    VULNERABILITIES_THREAD,
+];
+/// Where a plan's thread names the plan's file: the file's name is no part of the plan's
+/// work, so what resolves the thread is judged without it.
+pub const PLAN_FILE: &str = " (full plan: ";
 /// The request a question to the user answers is quoted up to this.
 const MAX_ASKED: usize = 80;
 /// A command quoted in a thread is cut to this.
@@ -66,6 +79,19 @@ pub fn open_threads(digest: &SessionDigest, summary: &CompactSummary, root: &str
             .unwrap_or_default();
         threads.push(format!("Awaiting the user's answer{to}: {question}"));
     }
+    if let Some(plan) = digest.plan.as_ref().filter(|plan| plan.is_open()) {
+        let state = match plan.verdict {
+            PlanVerdict::Awaiting => "Plan awaiting the user's approval",
+            PlanVerdict::Approved => "Plan approved, not yet carried out",
+            PlanVerdict::Declined => "Plan proposed, not carried out in this session",
+        };
+        let file = plan
+            .file
+            .as_deref()
+            .map(|file| format!("{PLAN_FILE}{})", relative_path(file, root)))
+            .unwrap_or_default();
+        threads.push(format!("{state}: “{}”{file}", plan.title));
+    }
     let uncommitted = digest.uncommitted_files();
     if !uncommitted.is_empty() {
         let names: Vec<String> = uncommitted
@@ -106,9 +132,18 @@ pub fn open_threads(digest: &SessionDigest, summary: &CompactSummary, root: &str
             clip(&command_gist(command), MAX_COMMAND)
         ));
     }
+    if let Some(url) = &digest.pull_request_unopened {
+        threads.push(clip(&format!("{PULL_REQUEST_THREAD}: {url}"), MAX_LINE));
+    }
     if let Some(ahead) = &digest.unpushed {
         let on = digest.branch.as_deref().unwrap_or("the branch");
         threads.push(clip(&format!("Not pushed: {on} is {ahead}"), MAX_LINE));
+    }
+    if let Some(notice) = &digest.vulnerabilities {
+        threads.push(clip(
+            &format!("Reported at the last push: {notice}"),
+            MAX_LINE,
+        ));
     }
     for status in [TodoStatus::InProgress, TodoStatus::Pending] {
         for todo in digest.todos_in(status).take(6) {
@@ -150,7 +185,7 @@ fn awaiting(reply: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::transcript::{CheckRun, Commit, TodoItem};
+    use crate::domain::transcript::{CheckRun, Commit, Plan, TodoItem};
     use rstest::rstest;
 
     fn digest(ending: Ending) -> SessionDigest {
@@ -193,6 +228,14 @@ mod tests {
         |d: &mut SessionDigest| d.unpushed = Some("ahead of 'origin/x' by 1 commit".into()),
         "Not pushed: the branch is ahead of 'origin/x' by 1 commit"
     )]
+    #[case::pull_request_unopened(
+        |d: &mut SessionDigest| d.pull_request_unopened = Some("https://github.com/o/r/pull/new/fix".into()),
+        "No pull request opened for the pushed branch yet: https://github.com/o/r/pull/new/fix"
+    )]
+    #[case::vulnerabilities(
+        |d: &mut SessionDigest| d.vulnerabilities = Some("GitHub found 2 vulnerabilities on o/r's default branch (1 high, 1 moderate)".into()),
+        "Reported at the last push: GitHub found 2 vulnerabilities on o/r's default branch (1 high, 1 moderate)"
+    )]
     #[case::unfinished(
         |d: &mut SessionDigest| d.unfinished = Some("git commit -m 'x'\necho done".into()),
         "The session ended before this finished (no result recorded): `git commit -m 'x'; echo done`"
@@ -233,6 +276,61 @@ mod tests {
             vec![
                 "Awaiting the user's answer (to “and a timeout test”): The working tree is clean. Did you have a change in mind?"
             ]
+        );
+    }
+
+    #[rstest]
+    #[case::declined(
+        PlanVerdict::Declined,
+        false,
+        Some(
+            "Plan proposed, not carried out in this session: “Merge Prompt & Context” (full plan: /h/.claude/plans/blum.md)"
+        )
+    )]
+    #[case::awaiting(
+        PlanVerdict::Awaiting,
+        false,
+        Some(
+            "Plan awaiting the user's approval: “Merge Prompt & Context” (full plan: /h/.claude/plans/blum.md)"
+        )
+    )]
+    #[case::approved_not_started(
+        PlanVerdict::Approved,
+        false,
+        Some(
+            "Plan approved, not yet carried out: “Merge Prompt & Context” (full plan: /h/.claude/plans/blum.md)"
+        )
+    )]
+    #[case::carried_out(PlanVerdict::Approved, true, None)]
+    #[case::superseded_by_other_work(PlanVerdict::Declined, true, None)]
+    fn a_plan_not_carried_out_is_open(
+        #[case] verdict: PlanVerdict,
+        #[case] followed_by_work: bool,
+        #[case] expected: Option<&str>,
+    ) {
+        let mut digest = digest(Ending::Replied);
+        digest.plan = Some(Plan {
+            title: "Merge Prompt & Context".into(),
+            file: Some("/h/.claude/plans/blum.md".into()),
+            verdict,
+            followed_by_work,
+        });
+        let threads = open_threads(&digest, &CompactSummary::default(), "/p");
+        let found = threads
+            .iter()
+            .find(|t| t.starts_with("Plan "))
+            .map(String::as_str);
+        assert_eq!(found, expected, "{threads:?}");
+    }
+
+    #[test]
+    fn a_plan_without_a_known_file_is_named_alone() {
+        let mut digest = digest(Ending::Replied);
+        digest.plan = Plan::proposed("# Plan: Fix the parser", None);
+        let threads = open_threads(&digest, &CompactSummary::default(), "/p");
+        assert_eq!(
+            threads,
+            vec!["Plan awaiting the user's approval: “Fix the parser”"]
         );
     }
 

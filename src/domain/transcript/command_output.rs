@@ -23,6 +23,28 @@ pub fn parse_commit(output: &str) -> Option<(String, String, String)> {
     })
 }
 
+/// A commit made quietly and then shown by `git log --oneline` in the same command (`git
+/// commit -q -m … && git log --oneline -1` prints `87a27bd Fix the tree view`): the newest
+/// line of the log, unless the commit found nothing to commit (the log then shows an older
+/// one).
+pub fn parse_logged_commit(command: &str, output: &str) -> Option<(String, String)> {
+    let commit = command.find("commit")?;
+    let log = command.rfind("git log")?;
+    let shows_oneline = command[log..].contains("--oneline");
+    if log < commit || !shows_oneline || output.contains("nothing to commit") {
+        return None;
+    }
+    output.lines().find_map(|line| {
+        let (hash, subject) = line.trim().split_once(' ')?;
+        let is_hash = (7..=40).contains(&hash.len())
+            && hash
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        let subject = subject.trim();
+        (is_hash && !subject.is_empty()).then(|| (hash.to_owned(), subject.to_owned()))
+    })
+}
+
 /// A shell command's substance on one line: its steps joined by `; `, without the steps that
 /// only set the stage (comments, `cd`, `Set-Location`, `pushd`, a bare environment
 /// assignment). A step that sets a variable for its own command (`RUST_LOG=debug cargo run`)
@@ -115,6 +137,27 @@ pub fn find_links(output: &str) -> Vec<String> {
         .collect()
 }
 
+/// The address a push prints for opening a pull (or merge) request from the branch it
+/// created (`remote:      https://github.com/o/r/pull/new/feature`): the branch has none yet.
+pub fn pull_request_suggestion(output: &str) -> Option<String> {
+    output
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>'))
+        .filter(|word| word.starts_with("https://"))
+        .find(|url| url.contains("/pull/new/") || url.contains("/merge_requests/new"))
+        .map(str::to_owned)
+}
+
+/// The vulnerability count a push to GitHub reports (`GitHub found 19 vulnerabilities on
+/// o/r's default branch (2 high, 8 moderate, 9 low).`), as one sentence.
+pub fn vulnerability_notice(output: &str) -> Option<String> {
+    let start = output.find("GitHub found ")?;
+    let line = output[start..].lines().next()?;
+    let sentence = line.find(')').map_or(line, |end| &line[..=end]).trim();
+    sentence
+        .contains("vulnerabilit")
+        .then(|| sentence.to_owned())
+}
+
 /// How people name a numbered link: `PR #546`, `Issue #544`, `MR !12`; `None` for others.
 pub fn link_label(url: &str) -> Option<String> {
     [
@@ -157,8 +200,11 @@ fn is_deploy(url: &str) -> bool {
 }
 
 /// Words that make a command a test, build, lint or type check.
-const CHECK_WORDS: [&str; 14] = [
+const CHECK_WORDS: [&str; 17] = [
     "test",
+    "compile",
+    "credo",
+    "dialyzer",
     "tests",
     "build",
     "lint",
@@ -174,8 +220,18 @@ const CHECK_WORDS: [&str; 14] = [
     "ci",
 ];
 /// Tools after which `CHECK_WORDS` count (`npm run build`, `cargo test`, `mise run lint`).
-const RUNNERS: [&str; 17] = [
+const RUNNERS: [&str; 27] = [
     "cargo",
+    "mix",
+    "deno",
+    "flutter",
+    "dart",
+    "bundle",
+    "rake",
+    "composer",
+    "poetry",
+    "ruff",
+    "bazel",
     "npm",
     "pnpm",
     "yarn",
@@ -206,7 +262,16 @@ pub fn is_check_command(command: &str) -> bool {
             let first = first.rsplit('/').next().unwrap_or(first);
             if matches!(
                 first,
-                "pytest" | "jest" | "vitest" | "tsc" | "rspec" | "phpunit"
+                "pytest"
+                    | "jest"
+                    | "vitest"
+                    | "tsc"
+                    | "rspec"
+                    | "phpunit"
+                    | "eslint"
+                    | "mypy"
+                    | "tox"
+                    | "ctest"
             ) {
                 return true;
             }
@@ -276,6 +341,84 @@ mod tests {
     use rstest::rstest;
 
     #[rstest]
+    #[case::counted(
+        "remote: \nremote: GitHub found 19 vulnerabilities on o/r's default branch (2 high, 8 moderate, 9 low). To find out more, visit:        \nremote:      https://github.com/o/r/security/dependabot        \n",
+        Some(
+            "GitHub found 19 vulnerabilities on o/r's default branch (2 high, 8 moderate, 9 low)"
+        )
+    )]
+    #[case::one(
+        "remote: GitHub found 1 vulnerability on o/r's default branch (1 high).",
+        Some("GitHub found 1 vulnerability on o/r's default branch (1 high)")
+    )]
+    #[case::none("To github.com:o/r.git\n   1a2b3c4..5d6e7f8  main -> main", None)]
+    fn a_push_reports_vulnerabilities(#[case] output: &str, #[case] expected: Option<&str>) {
+        assert_eq!(vulnerability_notice(output).as_deref(), expected);
+    }
+
+    #[rstest]
+    #[case::github(
+        "remote: \nremote: Create a pull request for 'spotter-gqc' on GitHub by visiting:\nremote:      https://github.com/marot/spotter/pull/new/spotter-gqc        \nremote: \n",
+        Some("https://github.com/marot/spotter/pull/new/spotter-gqc")
+    )]
+    #[case::gitlab(
+        "remote:   https://gitlab.com/o/r/-/merge_requests/new?merge_request%5Bsource_branch%5D=fix\n",
+        Some("https://gitlab.com/o/r/-/merge_requests/new?merge_request%5Bsource_branch%5D=fix")
+    )]
+    #[case::an_opened_one("https://github.com/o/r/pull/12", None)]
+    #[case::a_plain_push("To github.com:o/r.git\n   1a2b3c4..5d6e7f8  main -> main", None)]
+    fn a_push_suggests_a_pull_request_for_a_new_branch(
+        #[case] output: &str,
+        #[case] expected: Option<&str>,
+    ) {
+        assert_eq!(pull_request_suggestion(output).as_deref(), expected);
+    }
+
+    #[rstest]
+    #[case::quiet_then_log(
+        "git add -A && git commit -q -F - <<'EOF'\nauthcode: immutable\nEOF\ngit log --oneline -1",
+        "87a27bd authcode: make the first callback result immutable",
+        Some(("87a27bd", "authcode: make the first callback result immutable"))
+    )]
+    #[case::after_other_output(
+        "go test ./... && git commit -q -m x && git log --oneline -2",
+        "ok  \tgithub.com/a/b\t0.06s\n9675287 authcode: record the outcome\n87a27bd earlier",
+        Some(("9675287", "authcode: record the outcome"))
+    )]
+    #[case::nothing_to_commit(
+        "git commit -q -m x; git log --oneline -1",
+        "nothing to commit, working tree clean\n87a27bd an older commit",
+        None
+    )]
+    #[case::log_before_the_commit(
+        "git log --oneline -1 && git commit -q -m x",
+        "87a27bd an older commit",
+        None
+    )]
+    #[case::log_not_oneline("git commit -q -m x && git log -1 --format=%B", "feat: x", None)]
+    #[case::warnings_only(
+        "git commit -q -m x && git log --oneline -1",
+        "warning: in the working copy of 'a.md', LF will be replaced by CRLF",
+        None
+    )]
+    #[case::upper_case_is_no_hash(
+        "git commit -q -m x && git log --oneline -1",
+        "DEADBEEF not a hash",
+        None
+    )]
+    fn a_quiet_commit_is_read_from_the_log_after_it(
+        #[case] command: &str,
+        #[case] output: &str,
+        #[case] expected: Option<(&str, &str)>,
+    ) {
+        let found = parse_logged_commit(command, output);
+        assert_eq!(
+            found.as_ref().map(|(h, s)| (h.as_str(), s.as_str())),
+            expected
+        );
+    }
+
+    #[rstest]
     #[case::plain("[main 37016ac] Fix tree view\n 3 files changed", Some(("37016ac", "Fix tree view", "main")))]
     #[case::root("[main (root-commit) e2aec0d] Initial commit", Some(("e2aec0d", "Initial commit", "main")))]
     #[case::detached("[detached HEAD 1a2b3c4d] wip", Some(("1a2b3c4d", "wip", "detached")))]
@@ -321,6 +464,15 @@ mod tests {
     #[case("pytest -q tests/", true)]
     #[case("/usr/bin/tsc --noEmit", true)]
     #[case("go test ./...", true)]
+    #[case("mix test 2>&1 | tail -5", true)]
+    #[case("mix credo --strict", true)]
+    #[case("mix compile --warnings-as-errors", true)]
+    #[case("bundle exec rspec", true)]
+    #[case("flutter test", true)]
+    #[case("ruff check .", true)]
+    #[case("eslint src", true)]
+    #[case("mix deps.get", false)]
+    #[case("ruff format .", false)]
     #[case("npm install", false)]
     #[case("git commit -m 'test'", false)]
     #[case("echo build", false)]

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::answer::{Answer, answered_question};
+use super::plan::Plan;
 
 /// At most this many changed files are kept (the handoff format's limit).
 pub const MAX_FILES_CHANGED: usize = 20;
@@ -83,6 +84,13 @@ pub struct SessionDigest {
     /// The paths the last `git status` listed as changed, staged or untracked (as git printed
     /// them), less those a later commit of the session took: the working tree as last seen.
     pub working_tree: Vec<String>,
+    /// The address the last push offered for opening a pull request from the branch it
+    /// created, while no pull request was opened since.
+    pub pull_request_unopened: Option<String>,
+    /// The vulnerabilities the last push that reported any said the default branch has.
+    pub vulnerabilities: Option<String>,
+    /// The plan the session proposed last at plan-mode exit, and what became of it.
+    pub plan: Option<Plan>,
 }
 
 /// A file the session changed.
@@ -103,7 +111,7 @@ pub struct Commit {
     pub hash: String,
     /// Its subject line.
     pub subject: String,
-    /// The branch it went on.
+    /// The branch it went on (empty when git did not print it and the client did not record it).
     pub branch: String,
     /// When, on the digest's clock.
     pub at: u64,
@@ -313,6 +321,13 @@ impl SessionDigest {
             unfinished: self.unfinished.as_ref().map(clean),
             remembered: self.remembered.iter().map(clean).collect(),
             working_tree: self.working_tree.iter().map(clean).collect(),
+            pull_request_unopened: self.pull_request_unopened.as_ref().map(clean),
+            vulnerabilities: self.vulnerabilities.as_ref().map(clean),
+            plan: self.plan.as_ref().map(|plan| Plan {
+                title: clean(&plan.title),
+                file: plan.file.as_ref().map(clean),
+                ..plan.clone()
+            }),
             ending: match &self.ending {
                 Ending::ApiError(text) => Ending::ApiError(clean(text)),
                 other => other.clone(),

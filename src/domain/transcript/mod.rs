@@ -4,6 +4,7 @@ mod answer;
 mod command_output;
 mod digest;
 mod injection;
+mod plan;
 mod request;
 mod usage;
 mod user_shell;
@@ -12,13 +13,15 @@ mod working_tree;
 pub use answer::{Answer, answered_question};
 pub use command_output::{
     ahead_of_upstream, check_summary, command_gist, find_links, is_check_command,
-    is_read_only_command, link_label, parse_commit, parse_push,
+    is_read_only_command, link_label, parse_commit, parse_logged_commit, parse_push,
+    pull_request_suggestion, vulnerability_notice,
 };
 pub use digest::{
     ChangedFile, CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_FILES_CHANGED, MAX_TODOS,
     SessionDigest, TodoItem, TodoStatus,
 };
 pub use injection::PriorInjection;
+pub use plan::{Plan, PlanVerdict, implemented_plan, is_plan_file, plan_request};
 pub use request::{clean_request, remembered_note};
 pub use usage::{CompactBoundary, ContextUsage};
 pub use user_shell::{user_shell_input, user_shell_output};
