@@ -79,6 +79,30 @@ static ASK_FIRST: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// A rule announced by its label: "Standing Orders: never commit to main", "Code standard:
+/// every new file cites its ticket", "New standing item: …", also after a lead-in ("almost
+/// forgot this: Code standard: …").
+static LABELLED_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    regex(concat!(
+        r"(?i)(^|:\s+)(new |another |one more )?(standing (orders?|items?|rules?|instructions?)|",
+        r"house rules?|ground rules?|(code|coding|team) (standards?|rules?|conventions?)|",
+        r"(new )?rule|policy|convention|going forward|from now on)\s*:\s*(?P<rest>\S.+)$",
+    ))
+});
+
+/// Commits without the assistant's co-author trailer or attribution: "no co-author bs",
+/// "don't add Co-Authored-By", "without the claude attribution".
+static NO_CO_AUTHOR: LazyLock<Regex> = LazyLock::new(|| {
+    regex(concat!(
+        r"(?i)\b(no|without|don't add|do not add|dont add|never add|remove|drop|skip|omit|leave out)\b",
+        r"[^.;]{0,30}\b(co-?authou?r(s|ed)?(-by)?|claude attribution|generated with claude)\b",
+    ))
+});
+
+/// What a user who says so wants, in the words a learning keeps.
+const NO_CO_AUTHOR_RULE: &str =
+    "Commits carry no co-author trailer or attribution of the assistant (no Co-Authored-By line)";
+
 /// Recurring work done a fixed way: "commit without co-author trailers".
 static WITHOUT: LazyLock<Regex> = LazyLock::new(|| {
     regex(concat!(
@@ -193,6 +217,25 @@ pub(super) fn polite_request(text: &str) -> Option<Candidate> {
 
 /// Judges a statement (no question, no reported speech) against the standing families.
 pub(super) fn standing(text: &str) -> Option<Candidate> {
+    if let Some(found) = LABELLED_RULE.captures(text) {
+        let rest = found.name("rest").map_or("", |m| m.as_str());
+        if words(rest) >= 4 && !TASK_SCOPE.is_match(rest) {
+            return Some(candidate(
+                instruction_kind(rest),
+                stand_alone(rest),
+                0.85,
+                Family::Standing,
+            ));
+        }
+    }
+    if NO_CO_AUTHOR.is_match(text) && !text.trim_end().ends_with('?') {
+        return Some(candidate(
+            LearningKind::Pattern,
+            NO_CO_AUTHOR_RULE.to_owned(),
+            0.85,
+            Family::Standing,
+        ));
+    }
     if ASK_FIRST.is_match(text) && words(text) >= 4 {
         return Some(candidate(
             LearningKind::SelfKnowledge,
@@ -382,6 +425,20 @@ mod tests {
     #[case::ask_first("Ask me before you delete any branch.", Family::Standing)]
     #[case::without_asking("Never push to the shared remote without asking me.", Family::Standing)]
     #[case::without("commit without co-author trailers", Family::Standing)]
+    #[case::standing_orders(
+        "Standing Orders: Never commit to main, code ends on main via PR only.",
+        Family::Standing
+    )]
+    #[case::code_standard(
+        "oh man, almost forgot this: Code standard: every new file cites its ticket number.",
+        Family::Standing
+    )]
+    #[case::new_standing_item(
+        "New standing item: at the start of every session, list the friction points.",
+        Family::Standing
+    )]
+    #[case::no_co_author("git commit, push and open or no co-author bs", Family::Standing)]
+    #[case::dont_add_co_authored_by("don't add Co-Authored-By to the commits", Family::Standing)]
     #[case::we_are_on("we are on Kubernetes with two clusters", Family::ProjectFact)]
     #[case::we_are_using("We're using pnpm workspaces for the frontend.", Family::ProjectFact)]
     #[case::we_will_only("we will use podman only", Family::ProjectFact)]
@@ -420,8 +477,17 @@ mod tests {
         assert!(found.confidence >= 0.65, "{sentence}: {}", found.confidence);
     }
 
+    #[test]
+    fn a_co_author_rule_is_kept_in_a_learnings_words() {
+        let found = standing("git commit, push and open or no co-author bs").unwrap();
+        assert_eq!(found.text, NO_CO_AUTHOR_RULE);
+    }
+
     #[rstest]
     #[case::for_now("From now on until the release, skip the slow tests for now.")]
+    #[case::label_on_a_task("Rule: fix the test for now")]
+    #[case::label_too_short("Policy: strict.")]
+    #[case::asking_about_co_authors("should the commit have no co-author?")]
     #[case::description(
         "we usually use random.org, but every time you load it, it forgets the bounds"
     )]
