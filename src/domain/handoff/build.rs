@@ -2,11 +2,10 @@
 //! (commits, pushes, links, the last check, completed todos), what is open, the user's
 //! choices, the files, the requests and the last reply, with secrets redacted.
 
+use crate::domain::extraction::candidates_from;
 use crate::domain::format::clip;
 use crate::domain::seed::Timestamp;
-use crate::domain::transcript::{
-    SessionDigest, TodoStatus, implemented_plan, link_label, plan_request,
-};
+use crate::domain::transcript::{SessionDigest, TodoStatus, implemented_plan, plan_request};
 
 use super::compact_summary::read_compact_summary;
 use super::file_groups::{file_groups, relative_path};
@@ -14,11 +13,16 @@ use super::last_reply::cut_reply;
 use super::open_threads::open_threads;
 use super::scratch::is_scratch_file;
 use super::user_choice::{is_decision_file, is_user_choice};
-use super::{Handoff, ParsedHandoff, carried_threads};
+use super::{Handoff, ParsedHandoff, carried_threads, link_lines};
 
 const REQUESTS_KEPT: usize = 10;
 const MAX_ITEM: usize = 300;
 const MAX_GOAL: usize = 400;
+/// Lines of links (a repository's issues or pull requests share one).
+const MAX_LINK_LINES: usize = 5;
+/// How sure the proposal rules must be that a request lays down a standing rule for the
+/// handoff to pass it on as a decision (proposals start lower, at 0.65).
+const RULE_FLOOR: f64 = 0.8;
 const MAX_MESSAGE: usize = 800;
 const MAX_TURN_REPLY: usize = 220;
 /// Todo items listed per state; a list of 100,000 must not make a megabyte handoff.
@@ -277,11 +281,8 @@ fn accomplished(digest: &SessionDigest, completed: Vec<String>) -> Vec<String> {
     if !pushes.is_empty() {
         done.push(clip(&format!("Pushed {}", pushes.join(", ")), MAX_ITEM));
     }
-    for link in digest.links.iter().rev().take(5) {
-        let line = match link_label(link) {
-            Some(label) => format!("{label}: {link}"),
-            None => link.clone(),
-        };
+    let links: Vec<&str> = digest.links.iter().rev().map(String::as_str).collect();
+    for line in link_lines(&links, MAX_LINK_LINES) {
         done.push(clip(&line, MAX_ITEM));
     }
     if let Some(check) = digest.last_check.as_ref().filter(|check| check.passed) {
@@ -322,9 +323,27 @@ fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec
             !digest.answers.iter().any(|answer| answer.answer == request)
         })
         .map(|request| format!("The user: {}", clip(request, MAX_ITEM)));
+    // A standing rule or a fact the user laid down binds the next session as much as a
+    // choice; said twice, it is passed on once.
+    let mut rules: Vec<String> = Vec::new();
+    for request in digest.user_requests.iter().rev() {
+        if is_user_choice(request) {
+            continue;
+        }
+        let stated = candidates_from(std::slice::from_ref(request))
+            .into_iter()
+            .find(|rule| rule.confidence >= RULE_FLOOR);
+        if let Some(rule) = stated.filter(|rule| !rules.contains(&rule.text)) {
+            rules.push(rule.text);
+        }
+    }
+    let rules = rules
+        .into_iter()
+        .map(|rule| format!("The user: {}", clip(&rule, MAX_ITEM)));
     let summary = from_summary.iter().map(|line| clip(line, MAX_ITEM));
     files
         .chain(choices)
+        .chain(rules)
         .chain(answers.take(MAX_ANSWERS))
         .chain(summary)
         .take(MAX_DECISIONS)
@@ -437,6 +456,37 @@ mod tests {
         let handoff = build_handoff(&digest(), scope(None), now());
         assert_eq!(handoff.requests[0], "use key [REDACTED]");
         assert_eq!(handoff.requests.len(), 2, "the first request is the goal");
+    }
+
+    #[test]
+    fn a_rule_the_user_laid_down_is_passed_on_once() {
+        let rule = "Standing Orders: Never commit to main, code ends on main via PR only.";
+        let digest = SessionDigest {
+            user_requests: vec![rule.into(), "fix the login form".into(), rule.into()],
+            user_turns: 3,
+            ..SessionDigest::default()
+        };
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert_eq!(
+            handoff.decisions,
+            vec!["The user: Never commit to main, code ends on main via PR only."]
+        );
+    }
+
+    #[test]
+    fn a_plan_to_carry_out_opens_the_goal_by_its_title() {
+        let digest = SessionDigest {
+            user_requests: vec![
+                "Implement the following plan:\n\n# Plan: Tree View\n\n## Context\nThe tab lists files flat.".into(),
+            ],
+            user_turns: 1,
+            ..SessionDigest::default()
+        };
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert_eq!(
+            handoff.goal,
+            vec!["First request: Implement the plan “Tree View”: The tab lists files flat."]
+        );
     }
 
     #[test]

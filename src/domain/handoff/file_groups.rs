@@ -1,7 +1,13 @@
 //! Changed files as a handoff lists them: relative to the project, grouped by directory,
 //! the most recently and most often edited first, with how many more there were.
 
-use crate::domain::transcript::ChangedFile;
+use crate::domain::agent_memory::is_agent_memory_path;
+use crate::domain::transcript::{ChangedFile, is_plan_file};
+
+/// How the client's own folders are named in a list of files: their full paths say nothing
+/// more and cost a line's room.
+const AGENT_MEMORY_DIR: &str = "~/.claude/projects/<project>/memory/";
+const PLANS_DIR: &str = "~/.claude/plans/";
 
 /// A path relative to `root` when it lies inside it, or `../…` when it lies beside it (a
 /// worktree next to the checkout); either separator, so a Windows session read elsewhere
@@ -28,6 +34,14 @@ fn inside(path: &str, dir: &str) -> Option<String> {
         .then(|| rest[1..].replace('\\', "/"))
 }
 
+/// Whether a path, as [`relative_path`] gave it, lies outside the project and beside it: in
+/// no repository of the session's, so git cannot have it uncommitted.
+pub fn is_outside(relative: &str) -> bool {
+    let bytes = relative.as_bytes();
+    relative.starts_with(['/', '\\', '~'])
+        || (bytes.len() > 2 && bytes[1] == b':' && matches!(bytes[2], b'/' | b'\\'))
+}
+
 /// Lines like `src/handoff/: build.rs (3 edits), read.rs` for the newest `max_groups`
 /// directories, then `+N more files` when some were left out.
 pub fn file_groups(files: &[&ChangedFile], root: &str, max_files: usize) -> Vec<String> {
@@ -37,10 +51,18 @@ pub fn file_groups(files: &[&ChangedFile], root: &str, max_files: usize) -> Vec<
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for file in &ordered[..shown] {
         let path = relative_path(&file.path, root);
+        let client_dir = if is_agent_memory_path(&file.path) {
+            Some(AGENT_MEMORY_DIR)
+        } else if is_plan_file(&file.path) {
+            Some(PLANS_DIR)
+        } else {
+            None
+        };
         let (dir, name) = match path.rfind(['/', '\\']) {
             Some(at) => (path[..=at].to_owned(), path[at + 1..].to_owned()),
             None => (String::new(), path.clone()),
         };
+        let dir = client_dir.map_or(dir, str::to_owned);
         let name = match file.edits {
             0 | 1 => name,
             edits => format!("{name} ({edits} edits)"),
@@ -93,6 +115,37 @@ mod tests {
         #[case] expected: &str,
     ) {
         assert_eq!(relative_path(path, root), expected);
+    }
+
+    #[test]
+    fn the_clients_folders_go_by_short_names() {
+        let files = [
+            file(
+                r"C:\Users\c\.claude\projects\C--git-car\memory\resume.md",
+                5,
+                3,
+            ),
+            file("/Users/a/.claude/plans/reactive-floating-blum.md", 1, 2),
+            file("/Users/a/.claude/projects/-p/memory/rules.md", 1, 1),
+        ];
+        let refs: Vec<&ChangedFile> = files.iter().collect();
+        assert_eq!(
+            file_groups(&refs, "/p", 5),
+            vec![
+                "~/.claude/projects/<project>/memory/: resume.md (5 edits), rules.md",
+                "~/.claude/plans/: reactive-floating-blum.md",
+            ]
+        );
+    }
+
+    #[rstest]
+    #[case::inside("src/a.rs", false)]
+    #[case::beside("../gitsync/README.md", false)]
+    #[case::elsewhere("/Users/a/.claude/plans/x.md", true)]
+    #[case::windows(r"C:\Users\c\x.md", true)]
+    #[case::home("~/notes.md", true)]
+    fn tells_paths_outside_every_repository(#[case] relative: &str, #[case] outside: bool) {
+        assert_eq!(is_outside(relative), outside);
     }
 
     #[test]

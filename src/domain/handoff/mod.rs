@@ -7,6 +7,7 @@ mod context_section;
 mod document;
 mod file_groups;
 mod last_reply;
+mod links;
 mod open_threads;
 mod read;
 mod scratch;
@@ -20,8 +21,9 @@ pub use document::{
     Handoff, SECTION_ACCOMPLISHED, SECTION_DECISIONS, SECTION_FILES, SECTION_GOAL,
     SECTION_IN_PROGRESS, SECTION_LAST_MESSAGE, SECTION_NEXT_STEPS, SECTION_OPEN, SECTION_REQUESTS,
 };
-pub use file_groups::{file_groups, relative_path};
+pub use file_groups::{file_groups, is_outside, relative_path};
 pub use last_reply::cut_reply;
+pub use links::link_lines;
 pub use open_threads::open_threads;
 pub use read::{ParsedHandoff, read_handoff};
 pub use scratch::is_scratch_file;

@@ -6,7 +6,7 @@ use crate::domain::format::clip;
 use crate::domain::transcript::{Ending, PlanVerdict, SessionDigest, TodoStatus, command_gist};
 
 use super::compact_summary::CompactSummary;
-use super::file_groups::relative_path;
+use super::file_groups::{is_outside, relative_path};
 
 const MAX_LINE: usize = 240;
 /// How the thread of files left uncommitted opens.
@@ -92,13 +92,15 @@ pub fn open_threads(digest: &SessionDigest, summary: &CompactSummary, root: &str
             .unwrap_or_default();
         threads.push(format!("{state}: “{}”{file}", plan.title));
     }
-    let uncommitted = digest.uncommitted_files();
+    // Files outside the project (the agent's memory, a plan) are in none of its repositories.
+    let uncommitted: Vec<String> = digest
+        .uncommitted_files()
+        .iter()
+        .map(|file| relative_path(&file.path, root))
+        .filter(|path| !is_outside(path))
+        .collect();
     if !uncommitted.is_empty() {
-        let names: Vec<String> = uncommitted
-            .iter()
-            .take(5)
-            .map(|file| relative_path(&file.path, root))
-            .collect();
+        let names: Vec<String> = uncommitted.iter().take(5).cloned().collect();
         let more = match uncommitted.len().saturating_sub(5) {
             0 => String::new(),
             more => format!(" (+{more} more)"),
@@ -382,6 +384,20 @@ mod tests {
         digest.touch_file("/p/src/b.rs");
         let threads = open_threads(&digest, &CompactSummary::default(), "/p");
         assert_eq!(threads, vec!["Edited after the last commit: src/b.rs"]);
+    }
+
+    #[test]
+    fn edits_outside_the_project_are_not_uncommitted() {
+        let mut digest = digest(Ending::Replied);
+        digest.uses_git = true;
+        digest.touch_file("/home/u/.claude/projects/-p/memory/resume.md");
+        digest.touch_file("/home/u/.claude/plans/blum.md");
+        digest.touch_file("/p/src/a.rs");
+        let threads = open_threads(&digest, &CompactSummary::default(), "/p");
+        assert_eq!(
+            threads,
+            vec!["Edits not committed in this session: src/a.rs"]
+        );
     }
 
     #[test]

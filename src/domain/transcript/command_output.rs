@@ -50,8 +50,8 @@ pub fn parse_logged_commit(command: &str, output: &str) -> Option<(String, Strin
 /// assignment). A step that sets a variable for its own command (`RUST_LOG=debug cargo run`)
 /// stays.
 pub fn command_gist(command: &str) -> String {
-    let steps: Vec<&str> = command
-        .lines()
+    let steps: Vec<&str> = without_heredocs(command)
+        .into_iter()
         .flat_map(|line| line.split("&&"))
         .flat_map(|step| step.split("; "))
         .map(str::trim)
@@ -62,6 +62,39 @@ pub fn command_gist(command: &str) -> String {
     } else {
         steps.join("; ")
     }
+}
+
+/// The command's lines without the bodies of its here-documents (`<<'EOF'` … `EOF`): the
+/// text a command writes is not what it does.
+fn without_heredocs(command: &str) -> Vec<&str> {
+    let mut kept = Vec::new();
+    let mut ends_at: Option<String> = None;
+    for line in command.lines() {
+        if let Some(end) = &ends_at {
+            if line.trim() == end {
+                ends_at = None;
+            }
+            continue;
+        }
+        kept.push(line);
+        ends_at = heredoc_end(line);
+    }
+    kept
+}
+
+/// The word that ends the here-document a line opens (`<<EOF`, `<<-'EOF'`, `<< "END"`).
+fn heredoc_end(line: &str) -> Option<String> {
+    let at = line.find("<<")?;
+    let rest = line[at + 2..].trim_start_matches('-').trim_start();
+    if rest.starts_with('<') {
+        return None;
+    }
+    let word: String = rest
+        .trim_start_matches(['\'', '"'])
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    (!word.is_empty()).then_some(word)
 }
 
 fn sets_the_stage(step: &str) -> bool {
@@ -557,6 +590,16 @@ mod tests {
     )]
     #[case::bare_assignment("DIR=/tmp/x\nls $DIR", "ls $DIR")]
     #[case::only_stage("cd /repo", "cd /repo")]
+    #[case::heredoc_body_left_out(
+        "cat >> docs/log.md <<'EOF'\n| When | Friction |\n|---|---|\nEOF\ngit add docs/log.md",
+        "cat >> docs/log.md <<'EOF'; git add docs/log.md"
+    )]
+    #[case::commit_message_left_out(
+        "git commit -q -F - <<\"END\"\nfix: x\n\nbody\nEND",
+        "git commit -q -F - <<\"END\""
+    )]
+    #[case::unterminated_heredoc("cat > a <<EOF\nline", "cat > a <<EOF")]
+    #[case::here_string_is_kept("grep x <<< \"$a\"\nls", "grep x <<< \"$a\"; ls")]
     fn gives_a_commands_substance(#[case] command: &str, #[case] gist: &str) {
         assert_eq!(command_gist(command), gist);
     }
