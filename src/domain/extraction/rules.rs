@@ -32,7 +32,9 @@ static ONE_OFF: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words that mark a fact as a passing state, not a standing one.
 static TRANSIENT: LazyLock<Regex> = LazyLock::new(|| {
-    regex(r"(?i)\b(again|now|right now|today|currently|just|still|broken|down|failing|failed)\b")
+    regex(
+        r"(?i)\b(again|now|right now|today|currently|just|still|broken|down|failing|failed|recent|recently|needs? (fixing|updating|changing|a fix|to be (fixed|updated|changed|redone)))\b",
+    )
 });
 
 /// Words that mark a statement as habitual or a rule.
@@ -100,6 +102,13 @@ const QUOTE_MARKS: [char; 7] = ['"', '“', '„', '«', '「', '『', '\''];
 static PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     regex(
         r"(?i)^i\s*(?:(?:really|actually|generally|usually|strongly|much)\s+)?(?P<verb>prefer|like|love|want|always want|never want|always prefer|expect|['’]d rather|would rather|['’]d like|would like)\s+(?P<rest>.+)$",
+    )
+});
+
+/// What "I like" says of the proposal at hand: "the CRDT idea", "this approach", "your plan".
+static VERDICT: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)^((the|this|that|your|these|those)\b.{0,40}\b(idea|approach|plan|option|suggestion|proposal|design|solution|version|direction)s?\b|(it|this|that|these|those|them)\b)",
     )
 });
 
@@ -472,6 +481,10 @@ fn preference(verb: &str, rest: &str) -> Option<Candidate> {
     }
     // "I want …" and "I'd like …" mostly ask for the task at hand ("I want to see all
     // options"); they state a preference only with a word for every occasion.
+    // "I like the CRDT idea", "I love this approach": a verdict on what was just proposed.
+    if matches!(verb, "like" | "love") && VERDICT.is_match(rest) {
+        return None;
+    }
     let asks = matches!(verb, "want" | "'d like" | "’d like" | "would like");
     let lasting = PERSISTS.is_match(rest)
         || ALWAYS_OR_NEVER.is_match(rest)
@@ -829,6 +842,12 @@ mod tests {
     #[case::correction_without_content("That's wrong, try again.")]
     #[case::correction_pointer("No, not that file, the other one.")]
     #[case::transient_fact("The build is broken again.")]
+    #[case::verdict_on_an_idea(
+        "I like the CRDT idea and generally you described my nonsense really eloquently."
+    )]
+    #[case::verdict_on_this("I love this approach, it reads much better than before.")]
+    #[case::work_to_do("The unit tests need fixing due to the recent updates.")]
+    #[case::needs_to_be_fixed("The parser needs to be fixed before the release.")]
     #[case::status("It timed out after 30 seconds.")]
     #[case::stop_alone("Stop.")]
     #[case::thanks("Looks good, thanks!")]

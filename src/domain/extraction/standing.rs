@@ -99,6 +99,14 @@ static NO_CO_AUTHOR: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// Commit messages in the Conventional Commits form, asked for while committing ("commit
+/// with conventional commit message", "use conventional commit titles").
+static CONVENTIONAL_COMMITS: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"(?i)\bconventional[- ]commits?\b"));
+
+/// What such a user wants, in the words a learning keeps.
+const CONVENTIONAL_COMMITS_RULE: &str = "Commit messages follow Conventional Commits";
+
 /// What a user who says so wants, in the words a learning keeps.
 const NO_CO_AUTHOR_RULE: &str =
     "Commits carry no co-author trailer or attribution of the assistant (no Co-Authored-By line)";
@@ -233,6 +241,14 @@ pub(super) fn standing(text: &str) -> Option<Candidate> {
             LearningKind::Pattern,
             NO_CO_AUTHOR_RULE.to_owned(),
             0.85,
+            Family::Standing,
+        ));
+    }
+    if CONVENTIONAL_COMMITS.is_match(text) && !text.trim_end().ends_with('?') {
+        return Some(candidate(
+            LearningKind::Pattern,
+            CONVENTIONAL_COMMITS_RULE.to_owned(),
+            0.8,
             Family::Standing,
         ));
     }
@@ -439,6 +455,10 @@ mod tests {
     )]
     #[case::no_co_author("git commit, push and open or no co-author bs", Family::Standing)]
     #[case::dont_add_co_authored_by("don't add Co-Authored-By to the commits", Family::Standing)]
+    #[case::conventional_commits(
+        "Commit these changes with conventional commit message",
+        Family::Standing
+    )]
     #[case::we_are_on("we are on Kubernetes with two clusters", Family::ProjectFact)]
     #[case::we_are_using("We're using pnpm workspaces for the frontend.", Family::ProjectFact)]
     #[case::we_will_only("we will use podman only", Family::ProjectFact)]
@@ -488,6 +508,7 @@ mod tests {
     #[case::label_on_a_task("Rule: fix the test for now")]
     #[case::label_too_short("Policy: strict.")]
     #[case::asking_about_co_authors("should the commit have no co-author?")]
+    #[case::asking_about_conventional_commits("do we use conventional commits here?")]
     #[case::description(
         "we usually use random.org, but every time you load it, it forgets the bounds"
     )]

@@ -4,6 +4,15 @@
 /// output (log lines, stack frames, compiler diagnostics): those hold other people's and
 /// programs' words, which must not become the user's learnings.
 pub fn user_prose(message: &str) -> String {
+    // A message that opens on a compiler's or bundler's location line is a pasted error,
+    // explanations included ("All exports of the module are statically known …").
+    if message
+        .lines()
+        .find(|line| !line.trim().is_empty())
+        .is_some_and(is_diagnostic_location)
+    {
+        return String::new();
+    }
     let mut prose = String::with_capacity(message.len());
     let mut in_fence = false;
     for line in message.lines() {
@@ -48,6 +57,25 @@ fn looks_like_output(line: &str) -> bool {
     dated || levels.iter().any(|prefix| line.starts_with(prefix))
 }
 
+/// A line that opens with where a diagnostic points (`./src/a.mdx.js:203:1`, `[browser]
+/// src/app.ts:12`): a path with a line number.
+fn is_diagnostic_location(line: &str) -> bool {
+    let line = line.trim_start();
+    let line = match line.strip_prefix('[') {
+        Some(tagged) => tagged.split_once("] ").map_or(line, |(_, rest)| rest),
+        None => line,
+    };
+    let first = line.split_whitespace().next().unwrap_or_default();
+    let first = first.trim_end_matches(':');
+    let mut parts = first.rsplitn(3, ':');
+    let numbers = parts
+        .by_ref()
+        .take_while(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+        .count();
+    let path = first.split(':').next().unwrap_or_default();
+    numbers >= 1 && (path.contains('/') || path.contains('.')) && !path.contains("://")
+}
+
 /// The sentences of `prose`: cut at `.`, `!` or `?` before a space or the end, at the CJK
 /// marks `。`, `！` and `？` wherever they stand (CJK text puts no space after them), and at
 /// line ends; each keeps its final mark so that questions can be told apart.
@@ -90,6 +118,17 @@ mod tests {
     #[case::log_line("2026-11-20T10:15:03Z ERROR always retry\nok", "ok\n")]
     #[case::stack("thread 'main' panicked at x\nat foo (bar.js:1:2)\nsee", "see\n")]
     #[case::prose("I prefer tabs.", "I prefer tabs.\n")]
+    #[case::pasted_bundler_error(
+        "[browser] ./content/a.mdx.js:203:1\nExport default doesn't exist\n\nAll exports of the module are statically known.",
+        ""
+    )]
+    #[case::pasted_compiler_error("src/main.rs:12:5: unused variable\nAlways prefix it.", "")]
+    #[case::a_time_is_no_location("10:30 is when we deploy.", "10:30 is when we deploy.\n")]
+    #[case::a_link_is_no_location(
+        "https://example.com:8080 is the staging host.",
+        "https://example.com:8080 is the staging host.\n"
+    )]
+    #[case::a_label_is_no_location("Note: always rebase.", "Note: always rebase.\n")]
     fn keeps_only_the_users_prose(#[case] message: &str, #[case] prose: &str) {
         assert_eq!(user_prose(message), prose);
     }
