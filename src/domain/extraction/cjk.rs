@@ -55,6 +55,13 @@ static DONT: LazyLock<Regex> = LazyLock::new(|| {
 
 static MUST: LazyLock<Regex> = LazyLock::new(|| regex(r"必须|务必|一定要"));
 
+/// The language something is to be written in: "PR名は英語に", "영어로 작성해줘", "用英文写".
+static IN_LANGUAGE: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(英語|日本語|中国語|韓国語|英文|中文|한국어|영어|일본어)(に|で|로|으로)|用(英文|中文|英语|日语)",
+    )
+});
+
 static REMEMBER: LazyLock<Regex> = LazyLock::new(|| {
     regex(r"^(请)?(记住|记得)[，,：:\s]*|覚えておいて|覚えといて|忘れないで|기억해")
 });
@@ -146,6 +153,9 @@ fn judge(text: &str) -> Option<Candidate> {
     if MUST.is_match(text) {
         return rule(LearningKind::Pattern, 0.75, Family::Imperative);
     }
+    if IN_LANGUAGE.is_match(text) {
+        return rule(LearningKind::Pattern, 0.75, Family::Standing);
+    }
     if PROJECT_FACT.is_match(text) {
         return rule(LearningKind::Insight, 0.75, Family::ProjectFact);
     }
@@ -173,6 +183,12 @@ mod tests {
     #[case::zh_fork("我这个仓库是fork别人的，你懂吗", Family::ProjectFact)]
     #[case::zh_core_file("我的项目核心代码就一个文件，就是main.py", Family::ProjectFact)]
     #[case::zh_must("提交前必须通过所有检查", Family::Imperative)]
+    #[case::ja_pr_names_in_english("PR名は英語に", Family::Standing)]
+    #[case::ko_write_in_english(
+        "내가 명시한 부분을 제외하고서는 영어로 작성해줘.",
+        Family::Standing
+    )]
+    #[case::zh_write_in_english("注释用英文写", Family::Standing)]
     #[case::zh_limit("我只能接受5G以下的模型", Family::Preference)]
     // Japanese
     #[case::ja_so_that("AGENTS.mdに英語で規約書くようにして", Family::Convention)]
