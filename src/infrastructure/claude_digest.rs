@@ -13,9 +13,9 @@ use crate::domain::transcript::{
     CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, Plan, PlanVerdict, SessionDigest,
     TodoItem, TodoStatus, ahead_of_upstream, check_summary, clean_request, command_gist,
     find_links, is_check_command, is_named, is_plan_file, is_read_only_command, link_label,
-    named_paths, parse_commit, parse_logged_commit, parse_push, pull_request_suggestion,
-    puts_everything_away, read_status, remembered_note, stages_everything, user_shell_input,
-    user_shell_output, vulnerability_notice,
+    merged_pull_request, named_paths, parse_commit, parse_logged_commit, parse_push,
+    pull_request_suggestion, puts_everything_away, read_status, remembered_note, stages_everything,
+    user_shell_input, user_shell_output, vulnerability_notice,
 };
 
 use super::regular_file::read_regular_utf8_no_follow;
@@ -88,6 +88,15 @@ struct ToolInput {
     plan: Option<String>,
     #[serde(rename = "planFilePath")]
     plan_file_path: Option<String>,
+    #[serde(rename = "pullNumber")]
+    pull_number: Option<u64>,
+}
+
+/// What a GitHub MCP server answers to a merge: `{"sha":"9d16feb…","merged":true,…}`.
+#[derive(Deserialize)]
+struct MergeResult {
+    sha: Option<String>,
+    merged: Option<bool>,
 }
 
 /// A `Write` call's text, parsed only when it writes an agent memory.
@@ -115,6 +124,10 @@ enum Pending {
     Command(String),
     /// A plan proposed at plan-mode exit, waiting for the user's verdict.
     Plan,
+    /// A GitHub MCP call that opens a pull request or an issue: its address is in the result.
+    Opened,
+    /// A GitHub MCP call that merges the pull request of that number.
+    Merge(Option<u64>),
 }
 
 /// Accumulates a digest row by row.
@@ -399,6 +412,14 @@ impl DigestBuilder {
             "Bash" | "PowerShell" | "shell" | "exec_command" | "run_shell_command" => {
                 input.command.map(Pending::Command)
             }
+            name if is_github_mcp(name, "create_pull_request")
+                || is_github_mcp(name, "create_issue") =>
+            {
+                Some(Pending::Opened)
+            }
+            name if is_github_mcp(name, "merge_pull_request") => {
+                Some(Pending::Merge(input.pull_number))
+            }
             "ExitPlanMode" => {
                 let file = input.plan_file_path.or_else(|| self.plan_file.clone());
                 self.digest.plan = input
@@ -425,6 +446,12 @@ impl DigestBuilder {
         };
         if let Pending::Command(command) = &pending {
             self.command(command, is_error, output);
+            return;
+        }
+        if let Pending::Opened | Pending::Merge(_) = pending {
+            if !is_error {
+                self.published(&pending, output);
+            }
             return;
         }
         if let Pending::Plan = pending {
@@ -470,7 +497,11 @@ impl DigestBuilder {
                     todo.status = status;
                 }
             }
-            Pending::TaskCreate(_) | Pending::Command(_) | Pending::Plan => {}
+            Pending::TaskCreate(_)
+            | Pending::Command(_)
+            | Pending::Plan
+            | Pending::Opened
+            | Pending::Merge(_) => {}
         }
     }
 
@@ -549,6 +580,11 @@ impl DigestBuilder {
             }
         }
 
+        if command.contains("gh pr merge")
+            && let Some(number) = merged_pull_request(output)
+        {
+            self.merged(Some(number), None);
+        }
         for url in find_links(output) {
             self.link(url);
         }
@@ -566,6 +602,43 @@ impl DigestBuilder {
             self.digest
                 .working_tree
                 .retain(|path| !is_named(path, &taken));
+        }
+    }
+
+    /// A pull request or issue opened, or a pull request merged, through a GitHub MCP server.
+    fn published(&mut self, pending: &Pending, output: &str) {
+        self.digest.work_done += 1;
+        match pending {
+            Pending::Merge(number) => {
+                let result = serde_json::from_str::<MergeResult>(output.trim()).ok();
+                if result.as_ref().and_then(|r| r.merged) == Some(false) {
+                    return;
+                }
+                let sha = result
+                    .and_then(|r| r.sha)
+                    .map(|sha| sha.chars().take(7).collect());
+                let number = number.map(|n| format!("#{n}"));
+                self.merged(number, sha);
+            }
+            _ => {
+                for url in find_links(output) {
+                    self.link(url);
+                }
+            }
+        }
+    }
+
+    /// A pull request merged: it is no longer waiting to be opened either.
+    fn merged(&mut self, number: Option<String>, sha: Option<String>) {
+        self.digest.pull_request_unopened = None;
+        let merge = match (number, sha) {
+            (Some(number), Some(sha)) => format!("PR {number} as {sha}"),
+            (Some(number), None) => format!("PR {number}"),
+            (None, Some(sha)) => format!("a pull request as {sha}"),
+            (None, None) => "a pull request".to_owned(),
+        };
+        if !self.digest.merges.contains(&merge) {
+            self.digest.merges.push(merge);
         }
     }
 
@@ -618,6 +691,12 @@ impl DigestBuilder {
             .collect();
         self.digest
     }
+}
+
+/// Whether a tool is a GitHub MCP server's (`mcp__github__…`, `mcp__plugin_github_github__…`)
+/// `action`.
+fn is_github_mcp(name: &str, action: &str) -> bool {
+    name.starts_with("mcp__") && name.contains("github") && name.ends_with(action)
 }
 
 /// `*** Add File: path`, `*** Update File: path`, `*** Move to: path` lines of a patch.

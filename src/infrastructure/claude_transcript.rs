@@ -727,6 +727,53 @@ mod tests {
     }
 
     #[test]
+    fn pull_requests_opened_and_merged_through_github_mcp_count() {
+        let push_output =
+            "remote:      https://github.com/o/r/pull/new/fix\n * [new branch]      fix -> fix";
+        let digest = digest_of(&[
+            &tool_use(
+                "p1",
+                "Bash",
+                serde_json::json!({"command": "git push -u origin fix"}),
+            ),
+            &result("p1", false, push_output),
+            &tool_use(
+                "c1",
+                "mcp__github__create_pull_request",
+                serde_json::json!({"owner": "o", "repo": "r", "title": "Fix"}),
+            ),
+            &result(
+                "c1",
+                false,
+                r#"{"id":"3339835454","url":"https://github.com/o/r/pull/35"}"#,
+            ),
+            &tool_use(
+                "r1",
+                "mcp__plugin_github_github__pull_request_read",
+                serde_json::json!({"pullNumber": 12}),
+            ),
+            &result("r1", false, r#"{"url":"https://github.com/o/r/pull/12"}"#),
+            &tool_use(
+                "m1",
+                "mcp__plugin_github_github__merge_pull_request",
+                serde_json::json!({"owner": "o", "repo": "r", "pullNumber": 35, "merge_method": "squash"}),
+            ),
+            &result(
+                "m1",
+                false,
+                r#"{"sha":"9d16feb6e5b285f0791e1def4c8b80fb6fe0517c","merged":true,"message":"Pull Request successfully merged"}"#,
+            ),
+        ]);
+        assert_eq!(
+            digest.links,
+            ["https://github.com/o/r/pull/35"],
+            "a read is no work"
+        );
+        assert_eq!(digest.merges, ["PR #35 as 9d16feb"]);
+        assert_eq!(digest.pull_request_unopened, None);
+    }
+
+    #[test]
     fn the_plan_file_the_client_names_wins() {
         let digest = digest_of(&[&tool_use(
             "x1",

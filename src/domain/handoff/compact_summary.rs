@@ -47,6 +47,8 @@ pub fn read_compact_summary(text: &str) -> CompactSummary {
                 }
             }
             "current work" => current.push(trimmed.to_owned()),
+            // The user's own words come through the requests, and file notes describe code.
+            "all user messages" | "files and code sections" => {}
             _ => {
                 let lower = item.to_lowercase();
                 if summary.decisions.len() < 5
@@ -93,6 +95,17 @@ mod tests {
     use super::*;
 
     const SUMMARY: &str = "This session is being continued.\n\nAnalysis:\n1. The user decided to use Ark UI instead of Chakra.\n\nSummary:\n1. Primary Request and Intent:\n   Build a tree view.\n\n7. Pending Tasks:\n   - Fix the duplicate key warnings\n   - Run tests after the fix\n\n8. Current Work:\n   I was about to fix the duplicate key issue.\n   It is in build-context-tree.ts.\n\n9. Optional Next Step:\n   Fix it.\n";
+
+    #[test]
+    fn quoted_messages_and_file_notes_are_no_decisions() {
+        let summary = read_compact_summary(
+            "Summary:\n3. Files and Code Sections:\n   - tests/conftest.py (.stream instead of .convert)\n6. All user messages:\n   - \"maybe use github mcp instead of gh?\"\n4. Problem Solving:\n   - Chose a streaming writer instead of double buffering\n",
+        );
+        assert_eq!(
+            summary.decisions,
+            ["Chose a streaming writer instead of double buffering"]
+        );
+    }
 
     #[test]
     fn reads_pending_tasks_current_work_and_decisions() {

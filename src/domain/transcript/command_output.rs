@@ -163,11 +163,16 @@ pub fn parse_push(output: &str) -> Vec<String> {
 pub fn find_links(output: &str) -> Vec<String> {
     output
         .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')' | '<' | '>'))
-        .filter(|word| word.starts_with("https://"))
+        .filter(|word| word.starts_with("https://") && !word.starts_with("https://api."))
         .map(|word| word.trim_end_matches(['.', ',', ';', ':']))
         .filter(|url| is_pull_request(url) || is_deploy(url))
-        .map(str::to_owned)
-        .collect()
+        .map(numbered_link)
+        .fold(Vec::new(), |mut links, url| {
+            if !links.contains(&url) {
+                links.push(url);
+            }
+            links
+        })
 }
 
 /// The address a push prints for opening a pull (or merge) request from the branch it
@@ -191,6 +196,20 @@ pub fn vulnerability_notice(output: &str) -> Option<String> {
         .then(|| sentence.to_owned())
 }
 
+/// The number of the pull request `gh pr merge` says it merged (`✓ Squashed and merged pull
+/// request o/r#35 (Fix x)`), as `#35`.
+pub fn merged_pull_request(output: &str) -> Option<String> {
+    let line = output
+        .lines()
+        .find(|line| line.to_lowercase().contains("merged pull request"))?;
+    let hash = line.find('#')?;
+    let digits: String = line[hash + 1..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    (!digits.is_empty()).then(|| format!("#{digits}"))
+}
+
 /// How people name a numbered link: `PR #546`, `Issue #544`, `MR !12`; `None` for others.
 pub fn link_label(url: &str) -> Option<String> {
     [
@@ -205,6 +224,21 @@ pub fn link_label(url: &str) -> Option<String> {
         (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
             .then(|| format!("{label}{number}"))
     })
+}
+
+/// A numbered link cut after its number (`…/pull/35/files` → `…/pull/35`); others whole.
+fn numbered_link(url: &str) -> String {
+    let Some(label) = link_label(url) else {
+        return url.to_owned();
+    };
+    let number = label.trim_start_matches(|c: char| !c.is_ascii_digit());
+    ["/pull/", "/-/merge_requests/", "/issues/"]
+        .iter()
+        .find_map(|marker| {
+            let at = url.find(marker)? + marker.len();
+            Some(format!("{}{number}", &url[..at]))
+        })
+        .unwrap_or_else(|| url.to_owned())
 }
 
 fn is_pull_request(url: &str) -> bool {
@@ -374,6 +408,14 @@ mod tests {
     use rstest::rstest;
 
     #[rstest]
+    #[case::squashed("✓ Squashed and merged pull request o/r#35 (Fix x)", Some("#35"))]
+    #[case::merged("✓ Merged pull request #7 (Add y)\n✓ Deleted branch y", Some("#7"))]
+    #[case::not_merged("X Pull request #7 is not mergeable", None)]
+    fn reads_the_pull_request_gh_merged(#[case] output: &str, #[case] expected: Option<&str>) {
+        assert_eq!(merged_pull_request(output).as_deref(), expected);
+    }
+
+    #[rstest]
     #[case::counted(
         "remote: \nremote: GitHub found 19 vulnerabilities on o/r's default branch (2 high, 8 moderate, 9 low). To find out more, visit:        \nremote:      https://github.com/o/r/security/dependabot        \n",
         Some(
@@ -485,6 +527,14 @@ mod tests {
     #[case::other("https://docs.rs/serde", vec![])]
     #[case::issue("https://github.com/a/b/issues/2", vec!["https://github.com/a/b/issues/2"])]
     #[case::issue_list("https://github.com/a/b/issues", vec![])]
+    #[case::api_address(
+        r#"{"issue_url":"https://api.github.com/repos/a/b/issues/35"}"#,
+        vec![]
+    )]
+    #[case::cut_after_the_number(
+        "https://github.com/a/b/pull/35/files https://github.com/a/b/issues/6#issuecomment-1 https://github.com/a/b/pull/35",
+        vec!["https://github.com/a/b/pull/35", "https://github.com/a/b/issues/6"]
+    )]
     fn finds_links(#[case] output: &str, #[case] expected: Vec<&str>) {
         assert_eq!(find_links(output), expected);
     }

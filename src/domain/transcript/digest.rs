@@ -87,6 +87,8 @@ pub struct SessionDigest {
     /// The address the last push offered for opening a pull request from the branch it
     /// created, while no pull request was opened since.
     pub pull_request_unopened: Option<String>,
+    /// Pull requests the session merged (`PR #35 as 9d16feb`), oldest first.
+    pub merges: Vec<String>,
     /// The vulnerabilities the last push that reported any said the default branch has.
     pub vulnerabilities: Option<String>,
     /// The plan the session proposed last at plan-mode exit, and what became of it.
@@ -323,6 +325,7 @@ impl SessionDigest {
             working_tree: self.working_tree.iter().map(clean).collect(),
             pull_request_unopened: self.pull_request_unopened.as_ref().map(clean),
             vulnerabilities: self.vulnerabilities.as_ref().map(clean),
+            merges: self.merges.iter().map(clean).collect(),
             plan: self.plan.as_ref().map(|plan| Plan {
                 title: clean(&plan.title),
                 file: plan.file.as_ref().map(clean),

@@ -13,8 +13,8 @@ mod working_tree;
 pub use answer::{Answer, answered_question};
 pub use command_output::{
     ahead_of_upstream, check_summary, command_gist, find_links, is_check_command,
-    is_read_only_command, link_label, parse_commit, parse_logged_commit, parse_push,
-    pull_request_suggestion, vulnerability_notice,
+    is_read_only_command, link_label, merged_pull_request, parse_commit, parse_logged_commit,
+    parse_push, pull_request_suggestion, vulnerability_notice,
 };
 pub use digest::{
     ChangedFile, CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_FILES_CHANGED, MAX_TODOS,
