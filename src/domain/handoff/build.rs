@@ -23,6 +23,11 @@ const MAX_LINK_LINES: usize = 5;
 /// How sure the proposal rules must be that a request lays down a standing rule for the
 /// handoff to pass it on as a decision (proposals start lower, at 0.65).
 const RULE_FLOOR: f64 = 0.8;
+/// The newest requests read for such rules (the session end's time stays bounded however
+/// long the session ran; session end's proposals read them all)…
+const RULES_READ: usize = 60;
+/// …and the longest: a longer one is a specification or pasted text.
+const MAX_RULE_REQUEST: usize = 600;
 const MAX_MESSAGE: usize = 800;
 const MAX_TURN_REPLY: usize = 220;
 /// Todo items listed per state; a list of 100,000 must not make a megabyte handoff.
@@ -332,7 +337,8 @@ fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec
     // A standing rule or a fact the user laid down binds the next session as much as a
     // choice; said twice, it is passed on once.
     let mut rules: Vec<String> = Vec::new();
-    for request in digest.user_requests.iter().rev() {
+    let recent = digest.user_requests.iter().rev().take(RULES_READ);
+    for request in recent.filter(|request| request.len() <= MAX_RULE_REQUEST) {
         if is_user_choice(request) {
             continue;
         }
