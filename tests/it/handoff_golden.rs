@@ -1,5 +1,5 @@
-//! Golden handoffs of public Claude Code sessions of the tune part (tests/fixtures/real-sessions,
-//! sources and licences in its README; the held-out part stays unseen): the transcript read by the real reader, the handoff built and
+//! Golden handoffs of public Claude Code sessions of the parts tuned on (tests/fixtures/real-sessions,
+//! sources and licences in its README; a held-out part stays unseen): the transcript read by the real reader, the handoff built and
 //! rendered, compared with the file in `golden/`. `CARRYOVER_BLESS=1` rewrites the files after
 //! a deliberate change; review their diff like code.
 
@@ -22,6 +22,18 @@ use rstest::rstest;
     "/home/yuta/ghq/github.com/yutakobayashidev/repiq"
 )]
 #[case::chinese_with_open_edits("27-zh-mini-coding-agent-ollama", "/Users/anji/mini-coding-agent")]
+#[case::quiet_commits_read_from_the_log(
+    "61-authgo-codex-findings-changelog",
+    "/Users/paul/src/entireio/auth-go"
+)]
+#[case::a_plan_declined_at_the_end(
+    "63-entire-local-markdown-prompt",
+    "/Users/arvos/Tactic/workspaces/workspace-entire-local-cli/entire-local"
+)]
+#[case::pull_requests_through_github_mcp(
+    "82-langlearn-ci-punt-tts-compat-compacted",
+    "/Users/jfreeman/Coding/punt-labs/langlearn-tts"
+)]
 fn handoffs_of_real_sessions_match_their_golden_files(#[case] name: &str, #[case] cwd: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/real-sessions");
     let digest = pollster::block_on(

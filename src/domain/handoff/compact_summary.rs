@@ -99,7 +99,7 @@ mod tests {
     #[test]
     fn quoted_messages_and_file_notes_are_no_decisions() {
         let summary = read_compact_summary(
-            "Summary:\n3. Files and Code Sections:\n   - tests/conftest.py (.stream instead of .convert)\n6. All user messages:\n   - \"maybe use github mcp instead of gh?\"\n4. Problem Solving:\n   - Chose a streaming writer instead of double buffering\n",
+            "Summary:\n3. Files and Code Sections:\n   - src/a.rs: uses X instead of Y\n6. All user messages:\n   - \"maybe use github mcp instead of gh?\"\n4. Problem Solving:\n   - Chose a streaming writer instead of double buffering\n",
         );
         assert_eq!(
             summary.decisions,

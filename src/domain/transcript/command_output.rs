@@ -368,7 +368,9 @@ const SUMMARY_MARKERS: [&str; 10] = [
 /// The line of a check's output that says how it went: the last one naming passes,
 /// failures or errors, else the last non-empty line.
 pub fn check_summary(output: &str) -> String {
-    let lines: Vec<&str> = output
+    // Colour codes (`\u{1b}[0;32m✓`) would survive as `[0;32m` once their escape is dropped.
+    let plain = strip_ansi_escapes::strip_str(output.replace('\t', " "));
+    let lines: Vec<&str> = plain
         .lines()
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with("…[trimmed"))
@@ -574,6 +576,10 @@ mod tests {
     )]
     #[case("done in 2s\n", "done in 2s")]
     #[case("", "")]
+    #[case::coloured(
+        "\u{1b}[0;32m✓ \u{1b}[0m Build complete: entire-local\n",
+        "✓ Build complete: entire-local"
+    )]
     fn sums_up_checks(#[case] output: &str, #[case] expected: &str) {
         assert_eq!(check_summary(output), expected);
     }
