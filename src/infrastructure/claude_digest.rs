@@ -10,12 +10,12 @@ use serde_json::value::RawValue;
 
 use crate::domain::agent_memory::{MAX_MEMORY_FILE_BYTES, is_agent_memory_path};
 use crate::domain::transcript::{
-    CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, Plan, PlanVerdict, SessionDigest,
-    TodoItem, TodoStatus, ahead_of_upstream, check_summary, clean_request, command_gist,
-    find_links, is_check_command, is_named, is_plan_file, is_read_only_command, link_label,
-    merged_pull_request, named_paths, parse_commit, parse_logged_commit, parse_push,
-    pull_request_suggestion, puts_everything_away, read_status, remembered_note, stages_everything,
-    user_shell_input, user_shell_output, vulnerability_notice,
+    CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, Merge, NumberedLink, Plan,
+    PlanVerdict, SessionDigest, TodoItem, TodoStatus, ahead_of_upstream, check_summary,
+    clean_request, command_gist, find_links, is_check_command, is_named, is_plan_file,
+    is_read_only_command, merged_pull_request, named_paths, parse_commit, parse_logged_commit,
+    parse_push, pull_request_suggestion, puts_everything_away, read_status, remembered_note,
+    stages_everything, user_shell_input, user_shell_output, vulnerability_notice,
 };
 
 use super::regular_file::read_regular_utf8_no_follow;
@@ -583,7 +583,10 @@ impl DigestBuilder {
         if command.contains("gh pr merge")
             && let Some(number) = merged_pull_request(output)
         {
-            self.merged(Some(number), None);
+            self.merged(Merge {
+                number: Some(number),
+                commit: None,
+            });
         }
         for url in find_links(output) {
             self.link(url);
@@ -614,11 +617,10 @@ impl DigestBuilder {
                 if result.as_ref().and_then(|r| r.merged) == Some(false) {
                     return;
                 }
-                let sha = result
-                    .and_then(|r| r.sha)
-                    .map(|sha| sha.chars().take(7).collect());
-                let number = number.map(|n| format!("#{n}"));
-                self.merged(number, sha);
+                self.merged(Merge {
+                    number: *number,
+                    commit: result.and_then(|r| r.sha),
+                });
             }
             _ => {
                 for url in find_links(output) {
@@ -629,14 +631,8 @@ impl DigestBuilder {
     }
 
     /// A pull request merged: it is no longer waiting to be opened either.
-    fn merged(&mut self, number: Option<String>, sha: Option<String>) {
+    fn merged(&mut self, merge: Merge) {
         self.digest.pull_request_unopened = None;
-        let merge = match (number, sha) {
-            (Some(number), Some(sha)) => format!("PR {number} as {sha}"),
-            (Some(number), None) => format!("PR {number}"),
-            (None, Some(sha)) => format!("a pull request as {sha}"),
-            (None, None) => "a pull request".to_owned(),
-        };
         if !self.digest.merges.contains(&merge) {
             self.digest.merges.push(merge);
         }
@@ -653,8 +649,7 @@ impl DigestBuilder {
     }
 
     fn link(&mut self, url: String) {
-        if link_label(&url).is_some_and(|label| label.starts_with("PR") || label.starts_with("MR"))
-        {
+        if NumberedLink::parse(&url).is_some_and(|link| link.kind.is_change_request()) {
             self.digest.pull_request_unopened = None;
         }
         if !self.digest.links.contains(&url) && self.digest.links.len() < 50 {

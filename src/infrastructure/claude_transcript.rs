@@ -344,7 +344,7 @@ fn is_bulky_tool_result(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::transcript::{Ending, PlanVerdict, TodoStatus};
+    use crate::domain::transcript::{Ending, Merge, PlanVerdict, TodoStatus};
     use std::io::Write;
     use std::path::PathBuf;
 
@@ -769,7 +769,13 @@ mod tests {
             ["https://github.com/o/r/pull/35"],
             "a read is no work"
         );
-        assert_eq!(digest.merges, ["PR #35 as 9d16feb"]);
+        assert_eq!(
+            digest.merges,
+            [Merge {
+                number: Some(35),
+                commit: Some("9d16feb6e5b285f0791e1def4c8b80fb6fe0517c".into())
+            }]
+        );
         assert_eq!(digest.pull_request_unopened, None);
     }
 

@@ -66,14 +66,12 @@ fn is_diagnostic_location(line: &str) -> bool {
         None => line,
     };
     let first = line.split_whitespace().next().unwrap_or_default();
-    let first = first.trim_end_matches(':');
-    let mut parts = first.rsplitn(3, ':');
-    let numbers = parts
-        .by_ref()
-        .take_while(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
-        .count();
-    let path = first.split(':').next().unwrap_or_default();
-    numbers >= 1 && (path.contains('/') || path.contains('.')) && !path.contains("://")
+    let mut parts = first.split(':');
+    let path = parts.next().unwrap_or_default();
+    let line_number = parts
+        .next()
+        .is_some_and(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()));
+    line_number && (path.contains('/') || path.contains('.'))
 }
 
 /// The sentences of `prose`: cut at `.`, `!` or `?` before a space or the end, at the CJK

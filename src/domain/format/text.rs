@@ -22,13 +22,7 @@ pub fn clip(text: &str, max: usize) -> String {
 /// marks), cut to `max` characters, and every `<` that could open a tag escaped, so that it
 /// can never start a section, a notice or a `<system-reminder>` of its own.
 pub fn data_line(text: &str, max: usize) -> String {
-    // A sequence's parameters (`[0;32m`) would survive its escape character alone; the
-    // stripper drops tabs, which separate words.
-    let text: Cow<'_, str> = match text.contains('\u{1b}') {
-        true => strip_ansi_escapes::strip_str(text.replace('\t', " ")).into(),
-        false => text.into(),
-    };
-    let visible: String = text
+    let visible: String = without_terminal_escapes(text)
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .filter(|c| !is_invisible_format(*c))
@@ -47,6 +41,16 @@ pub fn data_line(text: &str, max: usize) -> String {
         }
     }
     out
+}
+
+/// `text` without terminal escape sequences (colours, titles, cursor moves), whole: a
+/// sequence's parameters (`[0;32m`) would survive its escape character alone.
+pub fn without_terminal_escapes(text: &str) -> Cow<'_, str> {
+    match text.contains('\u{1b}') {
+        // The stripper drops tabs, which separate words.
+        true => strip_ansi_escapes::strip_str(text.replace('\t', " ")).into(),
+        false => text.into(),
+    }
 }
 
 /// Zero-width and bidirectional formatting characters: invisible, they can hide or reorder

@@ -287,10 +287,8 @@ fn accomplished(digest: &SessionDigest, completed: Vec<String>) -> Vec<String> {
         done.push(clip(&format!("Pushed {}", pushes.join(", ")), MAX_ITEM));
     }
     if !digest.merges.is_empty() {
-        done.push(clip(
-            &format!("Merged {}", digest.merges.join(", ")),
-            MAX_ITEM,
-        ));
+        let merges: Vec<String> = digest.merges.iter().map(ToString::to_string).collect();
+        done.push(clip(&format!("Merged {}", merges.join(", ")), MAX_ITEM));
     }
     let links: Vec<&str> = digest.links.iter().rev().map(String::as_str).collect();
     for line in link_lines(&links, MAX_LINK_LINES) {

@@ -2,72 +2,51 @@
 //! and kind on one line ("Issue #45, Issue #44 (https://github.com/o/r/issues)"), each number
 //! once, so that a session that filed a dozen issues does not spend the budget on addresses.
 
-use crate::domain::transcript::link_label;
+use crate::domain::transcript::NumberedLink;
 
-/// Where the number of a pull request, merge request or issue follows in its address.
-const MARKERS: [&str; 3] = ["/pull/", "/-/merge_requests/", "/issues/"];
+/// A line of the list: a link of its own, or the numbered links of one repository's list.
+enum Line<'a> {
+    Plain(&'a str),
+    Group(NumberedLink<'a>, Vec<String>),
+}
 
 /// One line per repository and kind of numbered link, newest first; other links (deploys)
 /// one line each. At most `max` lines.
 pub fn link_lines(links_newest_first: &[&str], max: usize) -> Vec<String> {
-    // (label kind, repository address, numbers, the address of the only one)
-    let mut groups: Vec<(String, String, Vec<String>, String)> = Vec::new();
-    let mut lines_order: Vec<Line> = Vec::new();
+    let mut lines: Vec<Line<'_>> = Vec::new();
     for link in links_newest_first {
-        let Some((kind, number, base)) = numbered(link) else {
-            lines_order.push(Line::Plain((*link).to_owned()));
+        let Some(numbered) = NumberedLink::parse(link) else {
+            lines.push(Line::Plain(link));
             continue;
         };
-        match groups
-            .iter_mut()
-            .position(|(k, b, _, _)| *k == kind && *b == base)
-        {
-            Some(at) => {
-                let numbers = &mut groups[at].2;
-                if !numbers.contains(&number) {
-                    numbers.push(number);
-                }
+        let group = lines.iter_mut().find_map(|line| match line {
+            Line::Group(first, references)
+                if first.kind == numbered.kind && first.list == numbered.list =>
+            {
+                Some(references)
             }
-            None => {
-                lines_order.push(Line::Group(groups.len()));
-                groups.push((kind, base, vec![number], (*link).to_owned()));
-            }
+            _ => None,
+        });
+        let reference = numbered.label();
+        match group {
+            Some(references) if !references.contains(&reference) => references.push(reference),
+            Some(_) => {}
+            None => lines.push(Line::Group(numbered, vec![reference])),
         }
     }
-    lines_order
+    lines
         .into_iter()
         .take(max)
         .map(|line| match line {
-            Line::Plain(link) => link,
-            Line::Group(at) => {
-                let (kind, base, numbers, only) = &groups[at];
-                match numbers.as_slice() {
-                    [number] => format!("{kind} {number}: {only}"),
-                    _ => {
-                        let named: Vec<String> =
-                            numbers.iter().map(|n| format!("{kind} {n}")).collect();
-                        format!("{} ({base})", named.join(", "))
-                    }
-                }
+            Line::Plain(link) => link.to_owned(),
+            Line::Group(only, references) if references.len() == 1 => {
+                format!("{}: {}", references[0], only.address())
+            }
+            Line::Group(first, references) => {
+                format!("{} ({})", references.join(", "), first.list)
             }
         })
         .collect()
-}
-
-enum Line {
-    Plain(String),
-    Group(usize),
-}
-
-/// A numbered link's kind (`PR`, `Issue`, `MR`), its number as people write it (`#12`,
-/// `!7`) and the address of its repository's list (`https://github.com/o/r/pull`).
-fn numbered(link: &str) -> Option<(String, String, String)> {
-    let label = link_label(link)?;
-    let (kind, number) = label.split_once(' ')?;
-    let end = MARKERS
-        .iter()
-        .find_map(|marker| link.find(marker).map(|at| at + marker.len() - 1))?;
-    Some((kind.to_owned(), number.to_owned(), link[..end].to_owned()))
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ pub use document::{
     Handoff, SECTION_ACCOMPLISHED, SECTION_DECISIONS, SECTION_FILES, SECTION_GOAL,
     SECTION_IN_PROGRESS, SECTION_LAST_MESSAGE, SECTION_NEXT_STEPS, SECTION_OPEN, SECTION_REQUESTS,
 };
-pub use file_groups::{file_groups, is_outside, relative_path};
+pub use file_groups::{file_groups, relative_path};
 pub use last_reply::cut_reply;
 pub use links::link_lines;
 pub use open_threads::open_threads;

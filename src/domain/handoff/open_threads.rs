@@ -143,7 +143,7 @@ pub fn open_threads(digest: &SessionDigest, summary: &CompactSummary, root: &str
     }
     if let Some(notice) = &digest.vulnerabilities {
         threads.push(clip(
-            &format!("Reported at the last push: {notice}"),
+            &format!("{VULNERABILITIES_THREAD}: {notice}"),
             MAX_LINE,
         ));
     }

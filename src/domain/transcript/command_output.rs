@@ -1,7 +1,9 @@
 //! What a shell command's output says about the work: a commit git made, a push, a pull
 //! request or deploy address, a test or build run.
 
-use crate::domain::format::clip;
+use crate::domain::format::{clip, without_terminal_escapes};
+
+use super::numbered_link::NumberedLink;
 
 /// A commit as `git commit` reports it: `[main 37016ac] Fix the tree view` (also
 /// `[main (root-commit) e2aec0d] …` and `[detached HEAD 1a2b3c4] …`).
@@ -11,9 +13,8 @@ pub fn parse_commit(output: &str) -> Option<(String, String, String)> {
         let (inside, subject) = rest.split_once("] ")?;
         let mut words = inside.split_whitespace();
         let hash = words.next_back()?;
-        let is_hash = (7..=40).contains(&hash.len()) && hash.bytes().all(|b| b.is_ascii_hexdigit());
         let branch = words.next()?;
-        is_hash.then(|| {
+        is_commit_hash(hash).then(|| {
             (
                 hash.to_owned(),
                 subject.trim().to_owned(),
@@ -21,6 +22,14 @@ pub fn parse_commit(output: &str) -> Option<(String, String, String)> {
             )
         })
     })
+}
+
+/// A commit's hash as git prints it: 7 to 40 lower-case hexadecimal digits.
+fn is_commit_hash(word: &str) -> bool {
+    (7..=40).contains(&word.len())
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// A commit made quietly and then shown by `git log --oneline` in the same command (`git
@@ -36,12 +45,8 @@ pub fn parse_logged_commit(command: &str, output: &str) -> Option<(String, Strin
     }
     output.lines().find_map(|line| {
         let (hash, subject) = line.trim().split_once(' ')?;
-        let is_hash = (7..=40).contains(&hash.len())
-            && hash
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
         let subject = subject.trim();
-        (is_hash && !subject.is_empty()).then(|| (hash.to_owned(), subject.to_owned()))
+        (is_commit_hash(hash) && !subject.is_empty()).then(|| (hash.to_owned(), subject.to_owned()))
     })
 }
 
@@ -197,8 +202,8 @@ pub fn vulnerability_notice(output: &str) -> Option<String> {
 }
 
 /// The number of the pull request `gh pr merge` says it merged (`✓ Squashed and merged pull
-/// request o/r#35 (Fix x)`), as `#35`.
-pub fn merged_pull_request(output: &str) -> Option<String> {
+/// request o/r#35 (Fix x)`).
+pub fn merged_pull_request(output: &str) -> Option<u64> {
     let line = output
         .lines()
         .find(|line| line.to_lowercase().contains("merged pull request"))?;
@@ -207,42 +212,16 @@ pub fn merged_pull_request(output: &str) -> Option<String> {
         .chars()
         .take_while(char::is_ascii_digit)
         .collect();
-    (!digits.is_empty()).then(|| format!("#{digits}"))
-}
-
-/// How people name a numbered link: `PR #546`, `Issue #544`, `MR !12`; `None` for others.
-pub fn link_label(url: &str) -> Option<String> {
-    [
-        ("/pull/", "PR #"),
-        ("/-/merge_requests/", "MR !"),
-        ("/issues/", "Issue #"),
-    ]
-    .into_iter()
-    .find_map(|(marker, label)| {
-        let (_, rest) = url.split_once(marker)?;
-        let number = rest.split(['/', '#', '?']).next()?;
-        (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| format!("{label}{number}"))
-    })
+    digits.parse().ok()
 }
 
 /// A numbered link cut after its number (`…/pull/35/files` → `…/pull/35`); others whole.
 fn numbered_link(url: &str) -> String {
-    let Some(label) = link_label(url) else {
-        return url.to_owned();
-    };
-    let number = label.trim_start_matches(|c: char| !c.is_ascii_digit());
-    ["/pull/", "/-/merge_requests/", "/issues/"]
-        .iter()
-        .find_map(|marker| {
-            let at = url.find(marker)? + marker.len();
-            Some(format!("{}{number}", &url[..at]))
-        })
-        .unwrap_or_else(|| url.to_owned())
+    NumberedLink::parse(url).map_or_else(|| url.to_owned(), |link| link.address())
 }
 
 fn is_pull_request(url: &str) -> bool {
-    link_label(url).is_some()
+    NumberedLink::parse(url).is_some()
 }
 
 fn is_deploy(url: &str) -> bool {
@@ -368,8 +347,7 @@ const SUMMARY_MARKERS: [&str; 10] = [
 /// The line of a check's output that says how it went: the last one naming passes,
 /// failures or errors, else the last non-empty line.
 pub fn check_summary(output: &str) -> String {
-    // Colour codes (`\u{1b}[0;32m✓`) would survive as `[0;32m` once their escape is dropped.
-    let plain = strip_ansi_escapes::strip_str(output.replace('\t', " "));
+    let plain = without_terminal_escapes(output);
     let lines: Vec<&str> = plain
         .lines()
         .map(str::trim)
@@ -410,11 +388,11 @@ mod tests {
     use rstest::rstest;
 
     #[rstest]
-    #[case::squashed("✓ Squashed and merged pull request o/r#35 (Fix x)", Some("#35"))]
-    #[case::merged("✓ Merged pull request #7 (Add y)\n✓ Deleted branch y", Some("#7"))]
+    #[case::squashed("✓ Squashed and merged pull request o/r#35 (Fix x)", Some(35))]
+    #[case::merged("✓ Merged pull request #7 (Add y)\n✓ Deleted branch y", Some(7))]
     #[case::not_merged("X Pull request #7 is not mergeable", None)]
-    fn reads_the_pull_request_gh_merged(#[case] output: &str, #[case] expected: Option<&str>) {
-        assert_eq!(merged_pull_request(output).as_deref(), expected);
+    fn reads_the_pull_request_gh_merged(#[case] output: &str, #[case] expected: Option<u64>) {
+        assert_eq!(merged_pull_request(output), expected);
     }
 
     #[rstest]
@@ -591,16 +569,6 @@ mod tests {
     #[case("npm install", false)]
     fn tells_looking_from_doing(#[case] command: &str, #[case] expected: bool) {
         assert_eq!(is_read_only_command(command), expected);
-    }
-
-    #[rstest]
-    #[case("https://github.com/o/r/pull/546", Some("PR #546"))]
-    #[case("https://github.com/o/r/issues/544#issuecomment-1", Some("Issue #544"))]
-    #[case("https://gitlab.com/g/p/-/merge_requests/12", Some("MR !12"))]
-    #[case("https://github.com/o/r/pull/new/branch", None)]
-    #[case("https://app.vercel.app", None)]
-    fn names_numbered_links(#[case] url: &str, #[case] label: Option<&str>) {
-        assert_eq!(link_label(url).as_deref(), label);
     }
 
     #[rstest]

@@ -87,8 +87,8 @@ pub struct SessionDigest {
     /// The address the last push offered for opening a pull request from the branch it
     /// created, while no pull request was opened since.
     pub pull_request_unopened: Option<String>,
-    /// Pull requests the session merged (`PR #35 as 9d16feb`), oldest first.
-    pub merges: Vec<String>,
+    /// Pull requests the session merged, oldest first.
+    pub merges: Vec<Merge>,
     /// The vulnerabilities the last push that reported any said the default branch has.
     pub vulnerabilities: Option<String>,
     /// The plan the session proposed last at plan-mode exit, and what became of it.
@@ -117,6 +117,29 @@ pub struct Commit {
     pub branch: String,
     /// When, on the digest's clock.
     pub at: u64,
+}
+
+/// A pull request the session merged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Merge {
+    /// Its number, when the merge named it.
+    pub number: Option<u64>,
+    /// The commit the merge made, when the merge reported it.
+    pub commit: Option<String>,
+}
+
+impl fmt::Display for Merge {
+    /// `PR #35 as 9d16feb`, `PR #7`, `a pull request as 9d16feb`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.number {
+            Some(number) => write!(f, "PR #{number}")?,
+            None => write!(f, "a pull request")?,
+        }
+        match &self.commit {
+            Some(commit) => write!(f, " as {}", commit.get(..7).unwrap_or(commit)),
+            None => Ok(()),
+        }
+    }
 }
 
 /// A test, build or lint command and its end.
@@ -325,7 +348,6 @@ impl SessionDigest {
             working_tree: self.working_tree.iter().map(clean).collect(),
             pull_request_unopened: self.pull_request_unopened.as_ref().map(clean),
             vulnerabilities: self.vulnerabilities.as_ref().map(clean),
-            merges: self.merges.iter().map(clean).collect(),
             plan: self.plan.as_ref().map(|plan| Plan {
                 title: clean(&plan.title),
                 file: plan.file.as_ref().map(clean),

@@ -4,6 +4,7 @@ mod answer;
 mod command_output;
 mod digest;
 mod injection;
+mod numbered_link;
 mod plan;
 mod request;
 mod usage;
@@ -13,14 +14,15 @@ mod working_tree;
 pub use answer::{Answer, answered_question};
 pub use command_output::{
     ahead_of_upstream, check_summary, command_gist, find_links, is_check_command,
-    is_read_only_command, link_label, merged_pull_request, parse_commit, parse_logged_commit,
-    parse_push, pull_request_suggestion, vulnerability_notice,
+    is_read_only_command, merged_pull_request, parse_commit, parse_logged_commit, parse_push,
+    pull_request_suggestion, vulnerability_notice,
 };
 pub use digest::{
-    ChangedFile, CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_FILES_CHANGED, MAX_TODOS,
+    ChangedFile, CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_FILES_CHANGED, MAX_TODOS, Merge,
     SessionDigest, TodoItem, TodoStatus,
 };
 pub use injection::PriorInjection;
+pub use numbered_link::{LinkKind, NumberedLink, link_label};
 pub use plan::{Plan, PlanVerdict, implemented_plan, is_plan_file, plan_request};
 pub use request::{clean_request, remembered_note};
 pub use usage::{CompactBoundary, ContextUsage};

@@ -113,7 +113,9 @@ fn plan_title(text: &str) -> Option<String> {
         .find_map(|label| {
             lower
                 .starts_with(label)
-                .then(|| heading[label.len()..].trim())
+                .then(|| heading.get(label.len()..))
+                .flatten()
+                .map(str::trim)
         })
         .unwrap_or(heading);
     let title = title.replace("**", "");
