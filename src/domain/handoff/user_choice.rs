@@ -62,7 +62,8 @@ pub fn is_decision_file(path: &str) -> bool {
     let document = name
         .rsplit_once('.')
         .is_none_or(|(_, extension)| DOCUMENT_EXTENSIONS.contains(&extension));
-    if !document {
+    // A template is the form decisions are written on, not one of them.
+    if !document || name.contains("template") {
         return false;
     }
     lower.contains("/adr/")
@@ -105,6 +106,8 @@ mod tests {
     #[case("src/core/decision_verify.py", false)]
     #[case("tests/test_decision_verify.py", false)]
     #[case("docs/adr/0019-defer-py-typed-marker.md", true)]
+    #[case("docs/reference/decisions/TEMPLATE.md", false)]
+    #[case("docs/adr/0000-adr-template.md", false)]
     fn recognises_decision_files(#[case] path: &str, #[case] expected: bool) {
         assert_eq!(is_decision_file(path), expected);
     }

@@ -2,6 +2,8 @@
 //! made in real sessions ("What should auto-commit record?" → "do nothing"), in any language,
 //! without the marker phrases of a stated choice.
 
+use crate::domain::redaction::{REDACTED, redact};
+
 /// A question the assistant asked and what the user answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
@@ -59,6 +61,7 @@ pub fn answered_question(reply: &str, request: &str) -> Option<Answer> {
         || answer.chars().count() > MAX_ANSWER_CHARS
         || is_bare_approval(answer)
         || is_new_request(answer)
+        || is_only_secrets(answer)
     {
         return None;
     }
@@ -183,6 +186,15 @@ fn is_bare_approval(text: &str) -> bool {
     !words.is_empty() && words.iter().all(|part| APPROVALS.contains(part))
 }
 
+/// Whether the text is nothing but secrets (a pasted token or key, asked for by the
+/// question): what was answered must not be passed on, and it records no choice.
+fn is_only_secrets(text: &str) -> bool {
+    redact(text)
+        .replace(REDACTED, "")
+        .chars()
+        .all(|c| !c.is_alphanumeric())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +235,16 @@ mod tests {
         None
     )]
     #[case::a_new_request(ASKS, "can you summarise the issues", None)]
+    #[case::a_pasted_token(
+        "The bot exists.\n\nWhat is the bot's token?",
+        "ghp_Xk9mQ2vL7pR4sT8wY1nB3cD6fG0hJ5aZ2eWq",
+        None
+    )]
+    #[case::a_secret_named_in_words(
+        "The bot exists.\n\nWhich token should it use?",
+        "the staging one",
+        Some("Which token should it use?")
+    )]
     #[case::a_question_earlier_than_the_last_paragraph(
         "Should I go on?\n\nDone.",
         "the lexer",
