@@ -39,11 +39,11 @@ pub fn read_compact_summary(text: &str) -> CompactSummary {
             }
             continue;
         }
-        let item = trimmed.trim_start_matches(['-', '*', ' ']).trim();
+        let item = list_item(trimmed);
         match section.as_str() {
             "pending tasks" if summary.pending.len() < 10 && !item.is_empty() => {
                 if !item.eq_ignore_ascii_case("none") && !item.starts_with("None") {
-                    summary.pending.push(item.to_owned());
+                    summary.pending.push(item.clone());
                 }
             }
             "current work" => current.push(trimmed.to_owned()),
@@ -51,18 +51,31 @@ pub fn read_compact_summary(text: &str) -> CompactSummary {
             "all user messages" | "files and code sections" => {}
             _ => {
                 let lower = item.to_lowercase();
+                // `**Key Technical Decisions:**` names the list that follows.
+                let lead_in = item.trim_end_matches('*').ends_with(':');
                 if summary.decisions.len() < 5
+                    && !lead_in
                     && item.len() < 400
                     && !item.starts_with("//")
                     && DECISION_WORDS.iter().any(|word| lower.contains(word))
                 {
-                    summary.decisions.push(item.to_owned());
+                    summary.decisions.push(item);
                 }
             }
         }
     }
     summary.current_work = (!current.is_empty()).then(|| current.join(" "));
     summary
+}
+
+/// A line's text without its bullet, and without the bold of a lead-in
+/// (`- **Wrong branch**: created …` → `Wrong branch: created …`).
+fn list_item(line: &str) -> String {
+    let item = line.trim_start_matches(['-', ' ']);
+    match item.strip_prefix("**") {
+        Some(bold) => bold.replacen("**", "", 1).trim().to_owned(),
+        None => item.trim_start_matches(['*', ' ']).trim().to_owned(),
+    }
 }
 
 /// `7. Pending Tasks:`, `## Current Work`, `**Pending Tasks**:` → the lowercased name.
@@ -121,6 +134,17 @@ mod tests {
         assert_eq!(
             summary.decisions,
             vec!["1. The user decided to use Ark UI instead of Chakra."]
+        );
+    }
+
+    #[test]
+    fn a_lead_in_is_no_decision_and_bold_is_dropped() {
+        let summary = read_compact_summary(
+            "Summary:\n4. Problem Solving:\n   - **Key Technical Decisions:**\n   - **Wrong branch**: created feat/a instead of feat/b\n",
+        );
+        assert_eq!(
+            summary.decisions,
+            ["Wrong branch: created feat/a instead of feat/b"]
         );
     }
 
