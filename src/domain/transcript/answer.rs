@@ -61,11 +61,13 @@ pub fn answered_question(reply: &str, request: &str) -> Option<Answer> {
         || answer.chars().count() > MAX_ANSWER_CHARS
         || is_bare_approval(answer)
         || is_new_request(answer)
-        || is_only_secrets(answer)
     {
         return None;
     }
     let question = closing_question(reply).filter(|question| !is_offer(question))?;
+    if is_only_secrets(answer) {
+        return None;
+    }
     Some(Answer {
         question,
         answer: answer.split_whitespace().collect::<Vec<_>>().join(" "),
