@@ -94,6 +94,14 @@ impl Section {
         self.items > 0
     }
 
+    /// The text of the last item still held, if any.
+    pub fn last_item(&self) -> Option<&str> {
+        self.lines
+            .iter()
+            .rfind(|line| line.shrinkable)
+            .map(|line| line.text.as_str())
+    }
+
     /// Drops the last item; returns false when there is none.
     pub fn shrink(&mut self) -> bool {
         let Some(index) = self.lines.iter().rposition(|line| line.shrinkable) else {
@@ -156,6 +164,18 @@ fn hidden_line_chars(hidden: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_last_item_is_the_last_droppable_line() {
+        let mut section = Section::items("Heading:".into());
+        assert_eq!(section.last_item(), None);
+        section.push_item("one".into());
+        section.push_item("two".into());
+        section.push_footer("pointer".into());
+        assert_eq!(section.last_item(), Some("two"));
+        section.shrink();
+        assert_eq!(section.last_item(), Some("one"));
+    }
 
     #[test]
     fn the_hidden_line_length_matches_its_text() {

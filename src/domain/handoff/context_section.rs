@@ -102,6 +102,13 @@ pub fn handoff_section(
     }
     section.push_footer(format!("Full handoff: {path}"));
     section.shrink_to(share);
+    // A heading whose lines were all cut says nothing but its name.
+    if section
+        .last_item()
+        .is_some_and(|item| !item.starts_with(' '))
+    {
+        section.shrink();
+    }
     section
 }
 
@@ -267,5 +274,32 @@ mod tests {
         assert!(text.chars().count() <= 600, "{}", text.chars().count());
         assert!(text.contains("Full handoff: /p/handoff.md"));
         assert!(text.contains("more not shown"));
+    }
+
+    #[test]
+    fn a_heading_left_without_its_lines_goes_too() {
+        let markdown = "---\nsession_id: s1\n---\n## Goal\n- First request: build it\n\n## Earlier Turns\n- a turn long enough not to fit in the share that is left for it here\n";
+        let handoff = read_handoff(markdown).unwrap();
+        let full = handoff_section(
+            &handoff,
+            HandoffOrigin::Previous,
+            "/p/h.md",
+            now(),
+            now(),
+            4_000,
+        );
+        assert!(full.render().contains("Earlier Turns:"));
+        let cut = handoff_section(
+            &handoff,
+            HandoffOrigin::Previous,
+            "/p/h.md",
+            now(),
+            now(),
+            full.char_len() - 20,
+        )
+        .render();
+        assert!(!cut.contains("Earlier Turns:"), "{cut}");
+        assert!(cut.contains("  - First request: build it"), "{cut}");
+        assert!(cut.contains("(+2 more not shown)"), "{cut}");
     }
 }
