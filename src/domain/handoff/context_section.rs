@@ -156,6 +156,11 @@ mod tests {
 
     /// The section of a handoff written just now, with room to spare.
     fn shown_now(markdown: &str) -> String {
+        shown(markdown, 4_000)
+    }
+
+    /// The section of a handoff written just now, cut to `share`.
+    fn shown(markdown: &str, share: usize) -> String {
         let handoff = read_handoff(markdown).unwrap();
         handoff_section(
             &handoff,
@@ -163,7 +168,7 @@ mod tests {
             "/p/h.md",
             now(),
             now(),
-            4_000,
+            share,
         )
         .render()
     }
@@ -279,25 +284,9 @@ mod tests {
     #[test]
     fn a_heading_left_without_its_lines_goes_too() {
         let markdown = "---\nsession_id: s1\n---\n## Goal\n- First request: build it\n\n## Earlier Turns\n- a turn long enough not to fit in the share that is left for it here\n";
-        let handoff = read_handoff(markdown).unwrap();
-        let full = handoff_section(
-            &handoff,
-            HandoffOrigin::Previous,
-            "/p/h.md",
-            now(),
-            now(),
-            4_000,
-        );
-        assert!(full.render().contains("Earlier Turns:"));
-        let cut = handoff_section(
-            &handoff,
-            HandoffOrigin::Previous,
-            "/p/h.md",
-            now(),
-            now(),
-            full.char_len() - 20,
-        )
-        .render();
+        let full = shown_now(markdown);
+        assert!(full.contains("Earlier Turns:"), "{full}");
+        let cut = shown(markdown, full.chars().count() - 20);
         assert!(!cut.contains("Earlier Turns:"), "{cut}");
         assert!(cut.contains("  - First request: build it"), "{cut}");
         assert!(cut.contains("(+2 more not shown)"), "{cut}");
