@@ -41,12 +41,34 @@ const HANDS_ON: [&str; 30] = [
     "kalan",
 ];
 
+/// Box-drawing characters: the rules an output style draws around a note.
+const BOX_DRAWING: std::ops::RangeInclusive<char> = '\u{2500}'..='\u{257F}';
+
+/// Whether a line only frames a note (`★ Insight ─────` and its closing rule, as Claude
+/// Code's explanatory output style writes them): it takes room and tells nothing.
+fn is_decoration(line: &str) -> bool {
+    let bare = line.trim().trim_matches('`').trim();
+    let Some(rule_at) = bare.find(|c: char| BOX_DRAWING.contains(&c)) else {
+        return false;
+    };
+    let (label, rule) = bare.split_at(rule_at);
+    let label = label.trim();
+    rule.chars()
+        .all(|c| BOX_DRAWING.contains(&c) || c.is_whitespace())
+        && (label.is_empty() || (label.starts_with('★') && label.split_whitespace().count() <= 3))
+}
+
 /// `text` within `max` characters: whole if it fits, else its first paragraph, its last one and
 /// those between in order while they fit (tables left out), with `…` where some were left out.
 /// When no other paragraph fits whole, the opening runs on to a word boundary; a first
 /// paragraph longer than `max` is cut at a sentence or word. Markdown headings are demoted.
 pub fn cut_reply(text: &str, max: usize) -> String {
-    let demoted: Vec<String> = text.trim().lines().map(demote).collect();
+    let demoted: Vec<String> = text
+        .trim()
+        .lines()
+        .filter(|line| !is_decoration(line))
+        .map(demote)
+        .collect();
     let text = demoted.join("\n");
     if text.chars().count() <= max {
         return text;
@@ -190,6 +212,16 @@ mod tests {
         "Fertig.\n\nDetails zu allem hier.\n\nNächste Schritte: Tests\n\nOk?",
         45,
         "Fertig.\n…\n\nNächste Schritte: Tests\n\nOk?"
+    )]
+    #[case::an_output_style_frame_is_dropped(
+        "`★ Insight ─────────`\n- The hook was a dead dependency.\n`─────────`\n\nCommitted.",
+        100,
+        "- The hook was a dead dependency.\n\nCommitted."
+    )]
+    #[case::a_line_with_words_after_its_rule_stays(
+        "Cost ── 3 ms a call.",
+        100,
+        "Cost ── 3 ms a call."
     )]
     #[case::sentence(
         "One sentence. Another one that runs past the end",
