@@ -61,7 +61,8 @@ fn is_decoration(line: &str) -> bool {
 /// `text` within `max` characters: whole if it fits, else its first paragraph, its last one and
 /// those between in order while they fit (tables left out), with `…` where some were left out.
 /// When no other paragraph fits whole, the opening runs on to a word boundary; a first
-/// paragraph longer than `max` is cut at a sentence or word. Markdown headings are demoted.
+/// paragraph longer than `max` is cut at a sentence or word. Markdown headings are demoted and
+/// an output style's frames left out.
 pub fn cut_reply(text: &str, max: usize) -> String {
     let demoted: Vec<String> = text
         .trim()
