@@ -687,14 +687,13 @@ mod tests {
         MockTemplateSource, MockTrustStore, Repaired,
     };
     use crate::domain::retrieval::content_hash;
-    use crate::domain::seed::decode_seed;
     use rstest::rstest;
     use serde_json::json;
 
     const ROOT: &str = "/code/p";
 
     fn example_seed() -> Seed {
-        decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap()
+        crate::application::testing::example_seed()
     }
 
     fn settings(path: &str, events: &[(&'static str, Option<&str>)]) -> AgentSettings {

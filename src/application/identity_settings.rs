@@ -92,18 +92,9 @@ mod tests {
         let mut seed = Seed::default();
         seed.identity.ai_name = "Juno".into();
         seed.identity.principal_name = "Mara".into();
-        seed.learned.patterns.push(crate::domain::seed::Learning {
-            id: "pat_1".into(),
-            content: "kept".into(),
-            source: String::new(),
-            extracted_at: crate::domain::seed::Timestamp::parse("2026-01-01T00:00:00Z").unwrap(),
-            confirmed_at: None,
-            confirmed: true,
-            tags: vec![],
-            project: None,
-            pinned: false,
-            extra: Default::default(),
-        });
+        seed.learned
+            .patterns
+            .push(crate::application::testing::learning("pat_1", "kept"));
         seed
     }
 

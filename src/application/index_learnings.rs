@@ -103,19 +103,11 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> IndexLearnings<S, E, I> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::ports::{LoadedSeed, MockEmbedder, MockEmbeddingIndex, MockSeedRepository};
+    use crate::domain::ports::{MockEmbedder, MockEmbeddingIndex, MockSeedRepository};
     use crate::domain::retrieval::StoredVectorsBuilder;
-    use crate::domain::seed::decode_seed;
 
     fn seeds() -> MockSeedRepository {
-        let mut seeds = MockSeedRepository::new();
-        seeds.expect_load().returning(|| {
-            Ok(Some(LoadedSeed {
-                seed: decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap(),
-                repaired: None,
-            }))
-        });
-        seeds
+        crate::application::testing::seeds_holding_example()
     }
 
     fn embedder() -> MockEmbedder {
@@ -129,7 +121,7 @@ mod tests {
 
     /// The example seed's confirmed learnings, each stored with `vector`.
     fn stored(vector: &[f32], edit: impl FnOnce(&mut StoredVectorsBuilder)) -> StoredVectors {
-        let seed = decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap();
+        let seed = crate::application::testing::example_seed();
         let mut builder = StoredVectors::builder();
         for (_, l) in seed.confirmed_learnings() {
             builder.insert(&l.id, content_hash(&l.content), vector);

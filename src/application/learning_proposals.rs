@@ -379,10 +379,10 @@ mod tests {
     use crate::application::testing::{counting_ids, empty_index, fixed_clock, word_embedder};
     use crate::domain::EmbedError;
     use crate::domain::ports::{MockEmbedder, MockEmbeddingIndex};
-    use crate::domain::seed::{LearningKind, decode_seed};
+    use crate::domain::seed::LearningKind;
 
     fn seed() -> Seed {
-        decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap()
+        crate::application::testing::example_seed()
     }
 
     fn origin() -> ProposalOrigin<'static> {

@@ -283,10 +283,10 @@ mod tests {
     use super::*;
     use crate::domain::EmbedError;
     use crate::domain::ports::MockEmbedder;
-    use crate::domain::seed::{Seed, decode_seed};
+    use crate::domain::seed::Seed;
 
     fn seed() -> Seed {
-        decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap()
+        crate::application::testing::example_seed()
     }
 
     fn all(seed: &Seed) -> Candidates<'_> {

@@ -256,10 +256,9 @@ mod tests {
     use super::*;
     use crate::application::testing::{empty_index, fixed_clock, flat_embedder};
     use crate::domain::ports::{LoadedSeed, MockSeedRepository};
-    use crate::domain::seed::decode_seed;
 
     fn example() -> Seed {
-        decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap()
+        crate::application::testing::example_seed()
     }
 
     fn store() -> MockSeedRepository {

@@ -181,10 +181,10 @@ mod tests {
     use super::*;
     use crate::application::testing::fixed_clock;
     use crate::domain::ports::{LoadedSeed, MockIdGenerator, MockSeedRepository};
-    use crate::domain::seed::{LearningKind, decode_seed};
+    use crate::domain::seed::LearningKind;
 
     fn example() -> Seed {
-        decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap()
+        crate::application::testing::example_seed()
     }
 
     fn ids() -> Arc<dyn IdGenerator> {

@@ -110,7 +110,6 @@ mod tests {
     use super::*;
     use crate::domain::SeedError;
     use crate::domain::ports::{LoadedSeed, MockSeedRepository};
-    use crate::domain::seed::decode_seed;
 
     fn store(load: fn() -> Result<Option<LoadedSeed>, SeedError>) -> MockSeedRepository {
         let mut seeds = MockSeedRepository::new();
@@ -127,7 +126,7 @@ mod tests {
         let report = pollster::block_on(
             SeedStatus::new(store(|| {
                 Ok(Some(LoadedSeed {
-                    seed: decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap(),
+                    seed: crate::application::testing::example_seed(),
                     repaired: None,
                 }))
             }))

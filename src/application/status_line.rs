@@ -144,20 +144,12 @@ impl<S: SeedRepository, R: SessionRecordStore, P: ProjectContext> StatusLine<S, 
 mod tests {
     use super::*;
     use crate::application::testing::project_at;
-    use crate::domain::ports::{LoadedSeed, MockSeedRepository, MockSessionRecordStore};
-    use crate::domain::seed::decode_seed;
+    use crate::domain::ports::{MockSeedRepository, MockSessionRecordStore};
     use crate::domain::session_record::SessionRecord;
     use rstest::rstest;
 
     fn seeds() -> MockSeedRepository {
-        let mut seeds = MockSeedRepository::new();
-        seeds.expect_load().returning(|| {
-            Ok(Some(LoadedSeed {
-                seed: decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap(),
-                repaired: None,
-            }))
-        });
-        seeds
+        crate::application::testing::seeds_holding_example()
     }
 
     fn records(known: Option<u64>, writes: usize) -> MockSessionRecordStore {

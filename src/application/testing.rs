@@ -3,13 +3,42 @@
 use std::sync::Arc;
 
 use crate::domain::ports::{
-    Clock, MockClock, MockEmbedder, MockEmbeddingIndex, MockProjectContext,
+    Clock, LoadedSeed, MockClock, MockEmbedder, MockEmbeddingIndex, MockProjectContext,
+    MockSeedRepository,
 };
 use crate::domain::project::{Project, ProjectFacts};
-use crate::domain::seed::Timestamp;
+use crate::domain::seed::{Learning, Seed, Timestamp, decode_seed};
 
 /// The instant the services' tests run at.
 pub const NOW: &str = "2026-11-22T18:40:00Z";
+
+/// The example seed of `tests/fixtures/seed/seed.json`: an identity and twelve learnings.
+pub fn example_seed() -> Seed {
+    decode_seed(include_str!("../../tests/fixtures/seed/seed.json")).unwrap()
+}
+
+/// A seed store that loads [`example_seed`] and expects nothing else.
+pub fn seeds_holding_example() -> MockSeedRepository {
+    let mut seeds = MockSeedRepository::new();
+    seeds.expect_load().returning(|| {
+        Ok(Some(LoadedSeed {
+            seed: example_seed(),
+            repaired: None,
+        }))
+    });
+    seeds
+}
+
+/// A confirmed global learning extracted at the start of 2026.
+pub fn learning(id: &str, content: &str) -> Learning {
+    Learning::new(
+        id.into(),
+        content.into(),
+        String::new(),
+        Timestamp::parse("2026-01-01T00:00:00Z").unwrap(),
+        true,
+    )
+}
 
 /// A clock stopped at [`NOW`].
 pub fn fixed_clock() -> Arc<dyn Clock> {

@@ -7,6 +7,12 @@ use std::path::Path;
 /// rename over the target, fsync the directory. A crash at any moment leaves either the old
 /// file or the new one. New files are readable by the owner only (the temp file is 0600).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_through_temp(path, bytes, true)
+}
+
+/// Writes `bytes` to a temp file beside `path` and renames it over `path`; `durable` flushes
+/// the file before the rename and the directory after it.
+fn write_through_temp(path: &Path, bytes: &[u8], durable: bool) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -17,9 +23,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .suffix(".tmp")
         .tempfile_in(dir)?;
     temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
+    if durable {
+        temp.as_file().sync_all()?;
+    }
     temp.persist(path).map_err(|error| error.error)?;
-    sync_dir(dir)?;
+    if durable {
+        sync_dir(dir)?;
+    }
     remove_stale_temp_files(dir);
     Ok(())
 }
@@ -55,19 +65,7 @@ fn remove_stale_temp_files(dir: &Path) {
 /// caches (session records) where a crash may lose the newest version but must never leave a
 /// torn one, and where an fsync would cost a hook more than the file is worth.
 pub fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    create_private_dir(dir)?;
-    let mut temp = tempfile::Builder::new()
-        .prefix(".carryover-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.persist(path).map_err(|error| error.error)?;
-    remove_stale_temp_files(dir);
-    Ok(())
+    write_through_temp(path, bytes, false)
 }
 
 /// Creates `dir` and its missing parents readable by the owner only (0700 on Unix): the data
