@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::domain::config_problem::{ConfigProblem, problems_fingerprint};
-use crate::domain::ports::{ProjectContext, SessionRecordStore};
+use crate::domain::ports::{ProjectContext, SessionRecordStore, amend_record};
 use crate::domain::project::SlugStyle;
 use crate::domain::session_id::SessionId;
 
@@ -76,13 +76,11 @@ impl<R: SessionRecordStore, P: ProjectContext> ConfigNotice<R, P> {
             .update(
                 &slug,
                 &id,
-                Box::new(move |current| {
-                    let mut record = current.unwrap_or_default();
+                amend_record(move |record| {
                     if record.config_problems_told.as_deref() != Some(fingerprint.as_str()) {
                         record.config_problems_told = Some(fingerprint);
                         noted.store(true, Ordering::SeqCst);
                     }
-                    record
                 }),
             )
             .await;

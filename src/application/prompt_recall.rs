@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::domain::ports::{
     Embedder, EmbeddingIndex, ProjectCatalog, ProjectContext, SeedRepository, SessionRecordStore,
+    amend_record,
 };
 use crate::domain::project::{Project, SlugStyle};
 use crate::domain::recall::{Calibration, PromptQuery, Signals, Silence, prompt_query, select};
@@ -214,10 +215,8 @@ where
                 .update(
                     &slug,
                     &id,
-                    Box::new(move |current| {
-                        let mut record = current.unwrap_or_default();
+                    amend_record(move |record| {
                         record.note_learnings(&ids);
-                        record
                     }),
                 )
                 .await;

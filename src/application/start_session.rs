@@ -19,7 +19,7 @@ use crate::domain::handoff::{
 };
 use crate::domain::ports::{
     Clock, ContextStateStore, Embedder, EmbeddingIndex, HandoffStore, ProjectCatalog,
-    ProjectContext, SeedRepository, SessionRecordStore, TranscriptReader,
+    ProjectContext, SeedRepository, SessionRecordStore, TranscriptReader, amend_record,
 };
 use crate::domain::project::{Project, ProjectSlug, SlugStyle};
 use crate::domain::retrieval::{ProjectQuery, StoredVectors};
@@ -591,8 +591,7 @@ where
             .update(
                 &started.slug,
                 &id,
-                Box::new(move |current| {
-                    let mut record = current.unwrap_or_default();
+                amend_record(move |record| {
                     if compacted {
                         record.compacted();
                     }
@@ -601,7 +600,6 @@ where
                     }
                     record.startup_instruction |= instructed;
                     record.proposals_announced |= announced;
-                    record
                 }),
             )
             .await;

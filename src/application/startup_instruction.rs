@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::domain::compaction::StartSource;
 use crate::domain::ports::{
-    FlagStore, SessionRecordStore, TemplateFile, TemplateSource, TrustStore,
+    FlagStore, SessionRecordStore, TemplateFile, TemplateSource, TrustStore, amend_record,
 };
 use crate::domain::project::SlugStyle;
 use crate::domain::session::Session;
@@ -198,13 +198,11 @@ where
             .update(
                 &session.project.slug(self.slug_style),
                 &id,
-                Box::new(move |record| {
-                    let mut record = record.unwrap_or_default();
+                amend_record(move |record| {
                     if record.untrusted_template.as_deref() == Some(digest.as_str()) {
                         noted.store(false, std::sync::atomic::Ordering::Relaxed);
                     }
                     record.untrusted_template = Some(digest);
-                    record
                 }),
             )
             .await;

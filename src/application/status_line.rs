@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::domain::compaction::Fill;
 use crate::domain::format::{GaugeReading, context_gauge};
-use crate::domain::ports::{ProjectContext, SeedRepository, SessionRecordStore};
+use crate::domain::ports::{ProjectContext, SeedRepository, SessionRecordStore, amend_record};
 use crate::domain::project::SlugStyle;
 use crate::domain::session_id::SessionId;
 
@@ -127,10 +127,8 @@ impl<S: SeedRepository, R: SessionRecordStore, P: ProjectContext> StatusLine<S, 
             .update(
                 &slug,
                 &id,
-                Box::new(move |current| {
-                    let mut record = current.unwrap_or_default();
+                amend_record(move |record| {
                     record.context_window = Some(reported);
-                    record
                 }),
             )
             .await;

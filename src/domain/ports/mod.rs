@@ -32,7 +32,7 @@ pub use project_catalog::ProjectCatalog;
 pub use project_context::ProjectContext;
 pub use seed_repository::{LoadedSeed, Repaired, SeedEdit, SeedHistory, SeedRepository};
 pub use seed_sync::{MergeOutcome, PushOutcome, SeedSync, SyncRecord};
-pub use session_record_store::{RecordEdit, SessionRecordStore};
+pub use session_record_store::{RecordEdit, SessionRecordStore, amend_record};
 pub use settings_files::{SettingsFileState, SettingsFiles};
 pub use template_source::{TemplateFile, TemplateSource};
 pub use transcript_reader::{DigestScope, TranscriptReader};
