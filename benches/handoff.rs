@@ -11,8 +11,8 @@
 //! (sessions 70-74, split `fresh6`), `seen8` (sessions 75-78, split `fresh7`), `seen9`
 //! (sessions 79-86, split `fresh8`), `seen10` (sessions 87-88, split `fresh9`), `seen11`
 //! (sessions 89-91, split `fresh10`) and `seen12` (sessions 92-93, split `fresh11`), each
-//! measured once and tuned on since. `-- --heldout` adds the held-out part (sessions 94 on,
-//! split `fresh12`, none yet; measure it once, when tuning is done). `-- --detail tune` (or
+//! measured once and tuned on since. `-- --heldout` adds the held-out part (sessions 94-96,
+//! split `fresh12`; measure it once, when tuning is done). `-- --detail tune` (or
 //! `seen` … `seen12`) adds each session's missed facts and its injected text; the held-out
 //! part is never shown in detail.
 
@@ -26,7 +26,7 @@ use carryover::domain::seed::Timestamp;
 use carryover::infrastructure::ClaudeTranscriptReader;
 use serde::Deserialize;
 
-const GOLD: [&str; 14] = [
+const GOLD: [&str; 15] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
@@ -41,6 +41,7 @@ const GOLD: [&str; 14] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh9.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh10.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh11.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh12.json"),
 ];
 
 #[derive(Deserialize)]

@@ -1,11 +1,11 @@
 //! Learning proposals on real user messages (`tests/fixtures/real-sessions/messages-*.json`,
-//! 1,605 messages of published Claude Code and other agents' sessions, labelled durable or not): precision and
+//! 1,638 messages of published Claude Code and other agents' sessions, labelled durable or not): precision and
 //! recall of the phrase rules at the session-end floor, per language.
 //!
 //! `cargo bench --bench proposals` prints the tune part and `seen` … `seen12`, the earlier
 //! held-out parts (up to `messages-fresh12.json`, the messages of Claude Code sessions
 //! 92-93; each measured once, tuned on since); `-- --heldout` adds the held-out part, the
-//! stored splits in `HELD_OUT` (none now: the next fresh set goes there; measure it once,
+//! stored splits in `HELD_OUT` (`messages-fresh13.json`, sessions 94-96; measure it once,
 //! when tuning is done). `-- --detail` lists the false proposals and misses of every part but the
 //! held-out one; `-- --explain ID` every candidate of one message outside it.
 
@@ -13,7 +13,7 @@ use carryover::domain::extraction::candidates_from;
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
-const SETS: [&str; 15] = [
+const SETS: [&str; 16] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
@@ -29,10 +29,11 @@ const SETS: [&str; 15] = [
     include_str!("../tests/fixtures/real-sessions/messages-fresh10.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh11.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh12.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh13.json"),
 ];
-/// The held-out part's stored splits: none until a set no change has seen is added (the
-/// last, `fresh12`, was measured once and is `seen12` since).
-const HELD_OUT: [&str; 0] = [];
+/// The held-out part's stored splits: sets no change has seen (the one before, `fresh12`, was
+/// measured once and is `seen12` since).
+const HELD_OUT: [&str; 1] = ["fresh13"];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;
 
