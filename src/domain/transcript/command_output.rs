@@ -302,10 +302,13 @@ pub fn is_check_command(command: &str) -> bool {
         .split(['&', ';', '|'])
         .map(str::split_whitespace)
         .any(|mut words| {
-            let Some(first) = words.next() else {
+            let Some(program) = words.next() else {
                 return false;
             };
-            let first = first.rsplit('/').next().unwrap_or(first);
+            let first = program.rsplit('/').next().unwrap_or(program);
+            if program.contains('/') && names_tests(first) {
+                return true;
+            }
             if matches!(
                 first,
                 "pytest"
@@ -328,6 +331,14 @@ pub fn is_check_command(command: &str) -> bool {
                         .any(|check| word == *check || word.starts_with(&format!("{check}:")))
                 })
         })
+}
+
+/// Whether a program's file name says it runs tests (`backend_tests`, `run_tests.sh`,
+/// `test-all`): a suite built or written by the project itself, run by its path.
+fn names_tests(file_name: &str) -> bool {
+    file_name
+        .split(['_', '-', '.'])
+        .any(|part| matches!(part, "test" | "tests" | "unittest" | "unittests"))
 }
 
 /// Markers of the line that sums a run up.
@@ -539,6 +550,12 @@ mod tests {
     #[case("npm install", false)]
     #[case("git commit -m 'test'", false)]
     #[case("echo build", false)]
+    #[case::built_suite("./tests/backend_tests", true)]
+    #[case::script("cd build && ./run_tests.sh 2>&1 | tail", true)]
+    #[case::nested("build/bin/test-all --verbose", true)]
+    #[case::not_by_path("backend_tests", false)]
+    #[case::a_word_inside("./scripts/latest_build.sh", false)]
+    #[case::test_data("./tests/fixtures/gen.sh", false)]
     fn recognises_checks(#[case] command: &str, #[case] expected: bool) {
         assert_eq!(is_check_command(command), expected, "{command}");
     }
