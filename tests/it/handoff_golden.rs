@@ -34,6 +34,10 @@ use rstest::rstest;
     "82-langlearn-ci-punt-tts-compat-compacted",
     "/Users/jfreeman/Coding/punt-labs/langlearn-tts"
 )]
+#[case::an_old_client_and_a_failing_test_suite(
+    "95-vsla-unified-interface-refactor-compacted",
+    "/home/kenth56/vsla"
+)]
 fn handoffs_of_real_sessions_match_their_golden_files(#[case] name: &str, #[case] cwd: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/real-sessions");
     let digest = pollster::block_on(
