@@ -12,7 +12,7 @@
 //! (sessions 79-86, split `fresh8`), `seen10` (sessions 87-88, split `fresh9`), `seen11`
 //! (sessions 89-91, split `fresh10`), `seen12` (sessions 92-93, split `fresh11`) and
 //! `seen13` (sessions 94-96, split `fresh12`), each measured once and tuned on since.
-//! `-- --heldout` adds the held-out part (sessions 97 on, split `fresh13`, none yet; measure
+//! `-- --heldout` adds the held-out part (sessions 97-101, split `fresh13`; measure
 //! it once, when tuning is done). `-- --detail tune` (or `seen` … `seen13`) adds each
 //! session's missed facts and its injected text; the held-out part is never shown in detail.
 
@@ -26,7 +26,7 @@ use carryover::domain::seed::Timestamp;
 use carryover::infrastructure::ClaudeTranscriptReader;
 use serde::Deserialize;
 
-const GOLD: [&str; 15] = [
+const GOLD: [&str; 16] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
@@ -42,6 +42,7 @@ const GOLD: [&str; 15] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh10.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh11.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh12.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh13.json"),
 ];
 
 #[derive(Deserialize)]

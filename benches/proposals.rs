@@ -5,7 +5,7 @@
 //! `cargo bench --bench proposals` prints the tune part and `seen` … `seen13`, the earlier
 //! held-out parts (up to `messages-fresh13.json`, the messages of Claude Code sessions
 //! 94-96; each measured once, tuned on since); `-- --heldout` adds the held-out part, the
-//! stored splits in `HELD_OUT` (none now: the next fresh set goes there; measure it once,
+//! stored splits in `HELD_OUT` (`messages-fresh14.json`, sessions 97-101; measure it once,
 //! when tuning is done). `-- --detail` lists the false proposals and misses of every part but the
 //! held-out one; `-- --explain ID` every candidate of one message outside it.
 
@@ -13,7 +13,7 @@ use carryover::domain::extraction::candidates_from;
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
-const SETS: [&str; 16] = [
+const SETS: [&str; 17] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
@@ -30,10 +30,11 @@ const SETS: [&str; 16] = [
     include_str!("../tests/fixtures/real-sessions/messages-fresh11.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh12.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh13.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh14.json"),
 ];
-/// The held-out part's stored splits: none until a set no change has seen is added (the
-/// last, `fresh13`, was measured once and is `seen13` since).
-const HELD_OUT: [&str; 0] = [];
+/// The held-out part's stored splits: `fresh14`, the messages of sessions 97-101, which no
+/// change has seen.
+const HELD_OUT: [&str; 1] = ["fresh14"];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;
 
