@@ -74,9 +74,16 @@ fn is_diagnostic_location(line: &str) -> bool {
     line_number && (path.contains('/') || path.contains('.'))
 }
 
-/// The sentences of `prose`: cut at `.`, `!` or `?` before a space or the end, at the CJK
-/// marks `。`, `！` and `？` wherever they stand (CJK text puts no space after them), and at
-/// line ends; each keeps its final mark so that questions can be told apart.
+/// Abbreviations whose full stop ends no sentence: "our library vs. the competition".
+const ABBREVIATIONS: [&str; 13] = [
+    "vs", "e.g", "i.e", "cf", "approx", "incl", "esp", "resp", "w.r.t", "a.k.a", "z.b", "bzw",
+    "d.h",
+];
+
+/// The sentences of `prose`: cut at `.`, `!` or `?` before a space or the end (but not after
+/// an abbreviation), at the CJK marks `。`, `！` and `？` wherever they stand (CJK text puts no
+/// space after them), and at line ends; each keeps its final mark so that questions can be
+/// told apart.
 pub fn sentences(prose: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in prose.lines() {
@@ -87,7 +94,8 @@ pub fn sentences(prose: &str) -> Vec<String> {
                 || matches!(c, '.' | '!' | '?')
                     && chars
                         .get(position + 1)
-                        .is_none_or(|(_, next)| next.is_whitespace());
+                        .is_none_or(|(_, next)| next.is_whitespace())
+                    && !(c == '.' && abbreviated(&line[start..at]));
             if ends {
                 push_sentence(&mut out, &line[start..at + c.len_utf8()]);
                 start = at + c.len_utf8();
@@ -96,6 +104,17 @@ pub fn sentences(prose: &str) -> Vec<String> {
         push_sentence(&mut out, &line[start..]);
     }
     out
+}
+
+/// Whether `before` (a sentence so far) ends with an abbreviation that a full stop follows.
+fn abbreviated(before: &str) -> bool {
+    let word = before
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or_default();
+    ABBREVIATIONS
+        .iter()
+        .any(|abbreviation| word.eq_ignore_ascii_case(abbreviation))
 }
 
 fn push_sentence(out: &mut Vec<String>, raw: &str) {
@@ -137,6 +156,24 @@ mod tests {
             sentences("Use v1.2 of serde.js. Why? Never force-push\nok!"),
             ["Use v1.2 of serde.js.", "Why?", "Never force-push", "ok!"]
         );
+    }
+
+    #[rstest]
+    #[case::versus(
+        "Run our library vs. the competition on the GPU. Then report.",
+        &["Run our library vs. the competition on the GPU.", "Then report."]
+    )]
+    #[case::for_example(
+        "Use a fixture, e.g. the shop-api one. ok",
+        &["Use a fixture, e.g. the shop-api one.", "ok"]
+    )]
+    #[case::german("Nimm z.B. pnpm. Danke", &["Nimm z.B. pnpm.", "Danke"])]
+    #[case::a_word_ending_like_one("It runs in canvas. Next", &["It runs in canvas.", "Next"])]
+    fn a_full_stop_after_an_abbreviation_ends_no_sentence(
+        #[case] prose: &str,
+        #[case] expected: &[&str],
+    ) {
+        assert_eq!(sentences(prose), expected);
     }
 
     #[rstest]
