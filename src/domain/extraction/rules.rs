@@ -101,7 +101,7 @@ const QUOTE_MARKS: [char; 7] = ['"', '“', '„', '«', '「', '『', '\''];
 
 static PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     regex(
-        r"(?i)^i\s*(?:(?:really|actually|generally|usually|strongly|much)\s+)?(?P<verb>prefer|like|love|want|always want|never want|always prefer|expect|['’]d rather|would rather|['’]d like|would like)\s+(?P<rest>.+)$",
+        r"(?i)^i\s*(?:(?:really|actually|generally|usually|strongly|much)\s+)?(?P<verb>prefer|like|love|want|always want|never want|always prefer|expect|(?:['’]d|would)\s+(?:(?:much|really|strongly|rather|generally)\s+)?prefer|['’]d rather|would rather|['’]d like|would like)\s+(?P<rest>.+)$",
     )
 });
 
@@ -508,6 +508,8 @@ fn preference(verb: &str, rest: &str) -> Option<Candidate> {
     }
     let lead = match verb {
         "prefer" => "Prefers",
+        // "I would much prefer", "I'd prefer": as lasting as "I prefer".
+        verb if verb.ends_with("prefer") && !verb.starts_with("always") => "Prefers",
         "like" => "Likes",
         "love" => "Loves",
         "want" => "Wants",
@@ -624,6 +626,18 @@ mod tests {
         LearningKind::Pattern,
         Family::Preference,
         "Prefers early returns over nested ifs."
+    )]
+    #[case::would_much_prefer(
+        "I would much prefer MIT license alternatives where possible.",
+        LearningKind::Pattern,
+        Family::Preference,
+        "Prefers MIT license alternatives where possible."
+    )]
+    #[case::d_prefer_you(
+        "I'd prefer you run the linter before every commit.",
+        LearningKind::SelfKnowledge,
+        Family::Preference,
+        "Should run the linter before every commit."
     )]
     #[case::rather_you(
         "I'd rather you ask before running database migrations.",
