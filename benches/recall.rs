@@ -10,7 +10,9 @@
 //! `cargo bench --bench recall -- --fit` fits the calibration on the tune half only (never
 //! reading the held-out labels) and prints the constants for `domain/recall/calibration.rs`.
 //! `cargo bench --bench recall -- --minilm FILE` adds full all-MiniLM-L6-v2's rankings, from
-//! the similarities `tools/recall/full_minilm.py` writes.
+//! the similarities `tools/recall/full_minilm.py` writes; `-- --cross-encoder FILE` a
+//! cross-encoder's, alone and added to carryover's ranking, from the scores
+//! `tools/recall/cross_encoder.py` writes.
 
 use std::collections::HashMap;
 
@@ -72,17 +74,8 @@ fn main() {
         dump(&cases, path);
         return;
     }
-    let minilm = args
-        .iter()
-        .position(|arg| arg == "--minilm")
-        .and_then(|at| args.get(at + 1))
-        .map(|path| {
-            let text = std::fs::read_to_string(path).expect("the MiniLM similarities file");
-            // The tool's first line may be a package banner.
-            let json = &text[text.find('{').expect("a JSON object")..];
-            serde_json::from_str::<HashMap<String, HashMap<String, f64>>>(json)
-                .expect("{prompt: {learning: similarity}}")
-        });
+    let minilm = scores_file(&args, "--minilm");
+    let cross_encoder = scores_file(&args, "--cross-encoder");
     println!("| method | split | prompts | nDCG@3 | precision | false injections | injected |");
     println!("|---|---|---:|---:|---:|---:|---:|");
     let splits: &[(&str, &str)] = match args.iter().any(|arg| arg == "--heldout") {
@@ -108,17 +101,7 @@ fn main() {
         row("carryover recall (calibrated)", split, calibrated);
         // The ranking's ceiling: its best three on exactly the prompts with something relevant,
         // as if the gate and the threshold never erred.
-        let oracle = evaluate(&part, |case| {
-            if case.all_grades.is_empty() {
-                return Vec::new();
-            }
-            let features = features(&case.signals, case.query_terms);
-            let mut order: Vec<usize> = (0..features.len()).collect();
-            let probability = |i: usize| Calibration::BUILT_IN.probability(&features[i]);
-            order.sort_by(|&a, &b| probability(b).total_cmp(&probability(a)));
-            order.truncate(MAX_RECALLED);
-            order
-        });
+        let oracle = evaluate(&part, |case| oracle_gate(case, |_| 0.0));
         row("carryover ranking, oracle gate", split, oracle);
         let always = evaluate(&part, |case| top(&case.signals, |s| s.similarity, None));
         row("built-in model, always 3", split, always);
@@ -133,7 +116,49 @@ fn main() {
                 row(&format!("full MiniLM, floor {floor}"), split, floored);
             }
         }
+        if let Some(scores) = &cross_encoder {
+            let logit = |case: &Case, i: usize| logit(scores[&case.id][&case.ids[i]]);
+            let always = evaluate(&part, |case| top_by(case, |i| logit(case, i), None));
+            row("cross-encoder, always 3", split, always);
+            for weight in [0.1, 0.25, 0.5, 1.0, 2.0] {
+                let fused = evaluate(&part, |case| oracle_gate(case, |i| weight * logit(case, i)));
+                let method = format!("carryover ranking + {weight} × cross-encoder, oracle gate");
+                row(&method, split, fused);
+            }
+        }
     }
+}
+
+/// `{prompt: {learning: score}}` from the file named after `flag`, if given.
+fn scores_file(args: &[String], flag: &str) -> Option<HashMap<String, HashMap<String, f64>>> {
+    let path = args
+        .iter()
+        .position(|arg| arg == flag)
+        .and_then(|at| args.get(at + 1))?;
+    let text = std::fs::read_to_string(path).expect("the scores file");
+    // The tool's first line may be a package banner.
+    let json = &text[text.find('{').expect("a JSON object")..];
+    Some(serde_json::from_str(json).expect("{prompt: {learning: score}}"))
+}
+
+fn logit(probability: f64) -> f64 {
+    let p = probability.clamp(1e-6, 1.0 - 1e-6);
+    (p / (1.0 - p)).ln()
+}
+
+/// The best three by carryover's calibrated log-odds plus `extra`, on exactly the prompts with
+/// something relevant, as if the gate and the threshold never erred: the ranking's ceiling.
+fn oracle_gate(case: &Case, extra: impl Fn(usize) -> f64) -> Vec<usize> {
+    if case.all_grades.is_empty() {
+        return Vec::new();
+    }
+    let features = features(&case.signals, case.query_terms);
+    let score =
+        |i: usize| logit(f64::from(Calibration::BUILT_IN.probability(&features[i]))) + extra(i);
+    let mut order: Vec<usize> = (0..features.len()).collect();
+    order.sort_by(|&a, &b| score(b).total_cmp(&score(a)));
+    order.truncate(MAX_RECALLED);
+    order
 }
 
 fn row(method: &str, split: &str, f: Figures) {
