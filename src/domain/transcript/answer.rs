@@ -2,6 +2,7 @@
 //! made in real sessions ("What should auto-commit record?" → "do nothing"), in any language,
 //! without the marker phrases of a stated choice.
 
+use crate::domain::format::clip;
 use crate::domain::redaction::{REDACTED, redact};
 
 /// A question the assistant asked and what the user answered.
@@ -72,6 +73,129 @@ pub fn answered_question(reply: &str, request: &str) -> Option<Answer> {
         question,
         answer: answer.split_whitespace().collect::<Vec<_>>().join(" "),
     })
+}
+
+/// Numbered replies longer than this are documents, not answers.
+const MAX_NUMBERED_REPLY_CHARS: usize = 2_000;
+
+/// The user's answers in `request` to the questions that close `reply`, in the order asked:
+/// when the reply asks a numbered list of questions and the request answers them by number
+/// ("1. CPU and CUDA are mandatory … 2. MIT licences where possible"), each numbered answer
+/// with its question; otherwise the one answer [`answered_question`] finds.
+pub fn answers_to(reply: &str, request: &str) -> Vec<Answer> {
+    let numbered = numbered_answers(reply, request);
+    if !numbered.is_empty() {
+        return numbered;
+    }
+    answered_question(reply, request).into_iter().collect()
+}
+
+fn numbered_answers(reply: &str, request: &str) -> Vec<Answer> {
+    let request = request.trim();
+    if request.chars().count() > MAX_NUMBERED_REPLY_CHARS || is_only_secrets(request) {
+        return Vec::new();
+    }
+    let questions = numbered_questions(reply);
+    let items = numbered_items(request);
+    // Answers by number only when the reply asked by number and the request answers more
+    // than one: a request that merely opens with "1." is a list of its own.
+    if questions.is_empty() || items.len() < 2 || items[0].0 != 1 {
+        return Vec::new();
+    }
+    items
+        .into_iter()
+        .filter_map(|(number, answer)| {
+            let (_, question) = questions.iter().find(|(asked, _)| *asked == number)?;
+            let answer = clip(answer.trim(), MAX_ANSWER_CHARS);
+            (!answer.is_empty() && !is_offer(question)).then(|| Answer {
+                question: question.clone(),
+                answer,
+            })
+        })
+        .collect()
+}
+
+/// The numbered items of the reply's last numbered list that ask something, by number: the
+/// question sentence of each ("**Backend priority**: Which backends are mandatory?" →
+/// "Which backends are mandatory?").
+fn numbered_questions(reply: &str) -> Vec<(usize, String)> {
+    let mut lists: Vec<Vec<(usize, &str)>> = Vec::new();
+    for line in reply.lines() {
+        let Some((number, text)) = numbered_line(line) else {
+            continue;
+        };
+        match lists.last_mut() {
+            Some(list) if number > list.last().map_or(0, |(last, _)| *last) => {
+                list.push((number, text));
+            }
+            _ => lists.push(vec![(number, text)]),
+        }
+    }
+    lists
+        .pop()
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(number, text)| {
+            let text = text.replace("**", "");
+            // The first question after the item's label: an aside such as "(CPU surely?)"
+            // follows it.
+            let end = text.find(['?', '？'])?;
+            let label = text[..end].find([':', '：']).map_or(0, |colon| colon + 1);
+            let upto = &text[label..end + text[end..].chars().next()?.len_utf8()];
+            let start = sentence_start(&upto[..end - label]);
+            let question = clip(upto[start..].trim(), MAX_QUESTION_CHARS);
+            (question.chars().count() > 3).then_some((number, question))
+        })
+        .collect()
+}
+
+/// A line that opens a numbered item ("2. …", "3) …", "**4.** …"): its number and its text.
+fn numbered_line(line: &str) -> Option<(usize, &str)> {
+    let line = line.trim_start().trim_start_matches("**");
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let number = line
+        .get(..digits)?
+        .parse()
+        .ok()
+        .filter(|n| (1..100).contains(n))?;
+    let rest = line[digits..].strip_prefix(['.', ')'])?;
+    let rest = rest.strip_prefix("**").unwrap_or(rest);
+    rest.starts_with(char::is_whitespace)
+        .then(|| (number, rest.trim()))
+}
+
+/// The numbered answers of a request, in order: "1. yes 2. MIT where possible" or one per
+/// line. Numbers must run 1, 2, 3 … so that "3.5 GB" or "v2. " cut nothing.
+fn numbered_items(request: &str) -> Vec<(usize, &str)> {
+    let mut items = Vec::new();
+    let mut next = 1;
+    let mut start: Option<usize> = None;
+    let mut at = 0;
+    while at < request.len() {
+        let opens_item = (at == 0 || request[..at].ends_with(char::is_whitespace))
+            && request[at..]
+                .strip_prefix(&next.to_string())
+                .and_then(|rest| rest.strip_prefix(['.', ')']))
+                .is_some_and(|rest| rest.starts_with(char::is_whitespace));
+        if opens_item {
+            if let Some(from) = start {
+                items.push((next - 1, &request[from..at]));
+            }
+            at += next.to_string().len() + 1;
+            start = Some(at);
+            next += 1;
+            continue;
+        }
+        if at == 0 {
+            // Numbered answers open the request.
+            return Vec::new();
+        }
+        at += request[at..].chars().next().map_or(1, char::len_utf8);
+    }
+    if let Some(from) = start {
+        items.push((next - 1, &request[from..]));
+    }
+    items
 }
 
 /// The last sentence with a question mark in the reply's last paragraph.
@@ -257,6 +381,65 @@ mod tests {
             answered_question(reply, request).map(|found| found.question),
             question.map(str::to_owned)
         );
+    }
+
+    const NUMBERED: &str = "The review is solid.\n\n## Questions for You\n\n1. **Backend Priority**: Which backends are mandatory vs optional? (CPU surely?)\n\n2. **Dependencies**: How do you feel about GPL dependencies like FFTW?\n\n3. Shall I draft the CMake super-build?\n\nWhat's your current thinking?";
+
+    #[rstest]
+    #[case::answers_by_number(
+        NUMBERED,
+        "1. CPU and CUDA are mandatory, AMD is high priority. 2. I would much prefer MIT alternatives 3. yes",
+        &[
+            ("Which backends are mandatory vs optional?", "CPU and CUDA are mandatory, AMD is high priority."),
+            ("How do you feel about GPL dependencies like FFTW?", "I would much prefer MIT alternatives"),
+        ]
+    )]
+    #[case::one_per_line(
+        NUMBERED,
+        "1) CPU only for now\n2) no GPL",
+        &[
+            ("Which backends are mandatory vs optional?", "CPU only for now"),
+            ("How do you feel about GPL dependencies like FFTW?", "no GPL"),
+        ]
+    )]
+    #[case::a_single_item_is_no_numbered_answer(NUMBERED, "1. CPU only for now, and more to come later when the GPU work starts again next month, as planned in the roadmap of the project, which I will share with you and the team soon enough", &[])]
+    #[case::a_list_of_its_own(
+        "Done.\n\nAll tests pass.",
+        "1. add retries 2. add logging",
+        &[]
+    )]
+    #[case::numbers_inside_an_answer_cut_nothing(
+        NUMBERED,
+        "1. version 3.5 of the CPU backend 2. no",
+        &[
+            ("Which backends are mandatory vs optional?", "version 3.5 of the CPU backend"),
+            ("How do you feel about GPL dependencies like FFTW?", "no"),
+        ]
+    )]
+    #[case::a_request_that_does_not_open_on_one(
+        NUMBERED,
+        "see above: 1. CPU 2. no GPL",
+        &[("What's your current thinking?", "see above: 1. CPU 2. no GPL")]
+    )]
+    fn finds_numbered_answers(
+        #[case] reply: &str,
+        #[case] request: &str,
+        #[case] expected: &[(&str, &str)],
+    ) {
+        let found: Vec<(String, String)> = answers_to(reply, request)
+            .into_iter()
+            .map(|answer| (answer.question, answer.answer))
+            .collect();
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(question, answer)| ((*question).to_owned(), (*answer).to_owned()))
+            .collect();
+        assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn a_short_answer_is_found_as_before() {
+        assert_eq!(answers_to(ASKS, "do nothing").len(), 1);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::answer::{Answer, answered_question};
+use super::answer::{Answer, answers_to};
 use super::plan::Plan;
 
 /// At most this many changed files are kept (the handoff format's limit).
@@ -175,11 +175,12 @@ impl SessionDigest {
         if self.ending == Ending::Replied
             && let Some(reply) = &self.last_assistant_message
         {
-            if let Some(answer) = answered_question(reply, &request) {
-                self.answers.push(answer);
-                if self.answers.len() > 2 * ANSWERS_KEPT {
-                    self.answers.drain(..ANSWERS_KEPT);
-                }
+            // The handoff lists answers newest first: numbered ones go in last-asked first,
+            // so that the first question asked leads.
+            self.answers
+                .extend(answers_to(reply, &request).into_iter().rev());
+            if self.answers.len() > 2 * ANSWERS_KEPT {
+                self.answers.drain(..ANSWERS_KEPT);
             }
             self.turn_replies.push(reply.clone());
             if self.turn_replies.len() > 2 * TURN_REPLIES_KEPT {
