@@ -13,7 +13,7 @@
 //! (sessions 89-91, split `fresh10`), `seen12` (sessions 92-93, split `fresh11`),
 //! `seen13` (sessions 94-96, split `fresh12`) and `seen14` (sessions 97-101, split
 //! `fresh13`), each measured once and tuned on since. `-- --heldout` adds the held-out part
-//! (sessions 102 on, split `fresh14`, none yet; measure it once, when tuning is done).
+//! (sessions 102-106, split `fresh14`; measure it once, when tuning is done).
 //! `-- --detail tune` (or `seen` … `seen14`) adds each
 //! session's missed facts and its injected text; the held-out part is never shown in detail.
 
@@ -27,7 +27,7 @@ use carryover::domain::seed::Timestamp;
 use carryover::infrastructure::ClaudeTranscriptReader;
 use serde::Deserialize;
 
-const GOLD: [&str; 16] = [
+const GOLD: [&str; 17] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
@@ -44,6 +44,7 @@ const GOLD: [&str; 16] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh11.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh12.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh13.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh14.json"),
 ];
 
 #[derive(Deserialize)]
