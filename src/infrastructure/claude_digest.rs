@@ -11,11 +11,12 @@ use serde_json::value::RawValue;
 use crate::domain::agent_memory::{MAX_MEMORY_FILE_BYTES, is_agent_memory_path};
 use crate::domain::transcript::{
     CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, Merge, NumberedLink, Plan,
-    PlanVerdict, SessionDigest, TodoItem, TodoStatus, ahead_of_upstream, check_summary,
-    clean_request, command_gist, find_links, is_check_command, is_named, is_plan_file,
-    is_read_only_command, merged_pull_request, named_paths, parse_commit, parse_logged_commit,
-    parse_push, pull_request_suggestion, puts_everything_away, read_status, remembered_note,
-    stages_everything, user_shell_input, user_shell_output, vulnerability_notice,
+    PlanVerdict, RefusedAction, SessionDigest, TodoItem, TodoStatus, ahead_of_upstream,
+    check_summary, clean_request, command_gist, find_links, is_check_command, is_named,
+    is_plan_file, is_read_only_command, merged_pull_request, named_paths, parse_commit,
+    parse_logged_commit, parse_push, pull_request_suggestion, puts_everything_away, read_status,
+    refused, remembered_note, stages_everything, user_shell_input, user_shell_output,
+    vulnerability_notice,
 };
 
 use super::regular_file::read_regular_utf8_no_follow;
@@ -444,6 +445,23 @@ impl DigestBuilder {
         let Some(pending) = self.pending.remove(id) else {
             return;
         };
+        if is_error && let Some(said) = refused(output) {
+            let action = match &pending {
+                Pending::Command(command) => Some(RefusedAction::Command(command_gist(command))),
+                Pending::Files(paths) if !paths.is_empty() => {
+                    Some(RefusedAction::Edit(paths.clone()))
+                }
+                Pending::Memory(path, _) => Some(RefusedAction::Edit(vec![path.clone()])),
+                // A plan refused at plan-mode exit is the plan's verdict.
+                _ => None,
+            };
+            if let Some(action) = action {
+                self.digest.refuse(action, said);
+            }
+            if !matches!(pending, Pending::Plan) {
+                return;
+            }
+        }
         if let Pending::Command(command) = &pending {
             self.command(command, is_error, output);
             return;
@@ -524,6 +542,7 @@ impl DigestBuilder {
         if is_error {
             return;
         }
+        self.digest.ran_after_all(&command_gist(command));
         if !is_read_only_command(command) {
             self.digest.work_done += 1;
         }

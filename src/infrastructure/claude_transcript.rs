@@ -344,7 +344,9 @@ fn is_bulky_tool_result(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::transcript::{Ending, Merge, PlanVerdict, TodoStatus};
+    use crate::domain::transcript::{
+        Ending, Merge, PlanVerdict, Refusal, RefusedAction, TodoStatus,
+    };
     use std::io::Write;
     use std::path::PathBuf;
 
@@ -618,6 +620,47 @@ mod tests {
         assert_eq!(paths(&digest), vec!["/p/b.rs"]);
         assert!(digest.todos.is_empty());
         assert_eq!(digest.work_done, 1);
+    }
+
+    const REFUSED: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nkeep my commits";
+
+    #[test]
+    fn refused_calls_are_recorded_with_what_the_user_said() {
+        let digest = digest_of(&[
+            &tool_use(
+                "b1",
+                "Bash",
+                serde_json::json!({"command": "git reset --hard origin/main~15"}),
+            ),
+            &result("b1", true, REFUSED),
+            &tool_use("e1", "Edit", serde_json::json!({"file_path": "/p/a.rs"})),
+            &result("e1", true, REFUSED),
+        ]);
+        assert_eq!(
+            digest.refusals,
+            vec![
+                Refusal {
+                    action: RefusedAction::Command("git reset --hard origin/main~15".into()),
+                    said: Some("keep my commits".into()),
+                },
+                Refusal {
+                    action: RefusedAction::Edit(vec!["/p/a.rs".into()]),
+                    said: Some("keep my commits".into()),
+                },
+            ]
+        );
+        assert_eq!(digest.work_done, 0, "a refused call did nothing");
+    }
+
+    #[test]
+    fn a_refused_command_run_after_all_is_no_refusal() {
+        let digest = digest_of(&[
+            &tool_use("b1", "Bash", serde_json::json!({"command": "git push"})),
+            &result("b1", true, REFUSED),
+            &tool_use("b2", "Bash", serde_json::json!({"command": "git push"})),
+            &result("b2", false, "Everything up-to-date"),
+        ]);
+        assert!(digest.refusals.is_empty());
     }
 
     /// A plan file written, then proposed at plan-mode exit (without naming its file, as

@@ -5,7 +5,9 @@
 use crate::domain::extraction::candidates_from;
 use crate::domain::format::clip;
 use crate::domain::seed::Timestamp;
-use crate::domain::transcript::{SessionDigest, TodoStatus, implemented_plan, plan_request};
+use crate::domain::transcript::{
+    RefusedAction, SessionDigest, TodoStatus, implemented_plan, is_read_only_command, plan_request,
+};
 
 use super::compact_summary::read_compact_summary;
 use super::file_groups::{file_groups, relative_path};
@@ -38,6 +40,10 @@ const MAX_DECISIONS: usize = 6;
 const MAX_CHECK_COMMAND: usize = 80;
 /// Answers among the decisions: a stated choice says more than a reply to a question.
 const MAX_ANSWERS: usize = 2;
+/// Refused tool calls among the decisions, the newest.
+const MAX_REFUSALS: usize = 2;
+/// What the user typed when refusing a call is cut to this.
+const MAX_REFUSAL_SAID: usize = 160;
 const MAX_FILES_GROUPED: usize = 12;
 
 /// Where the handoff is for and what came before it.
@@ -308,8 +314,8 @@ fn accomplished(digest: &SessionDigest, completed: Vec<String>) -> Vec<String> {
     done
 }
 
-/// Decision files written, the choices the user stated and their answers to the assistant's
-/// questions (newest first), a compaction's decisions.
+/// Decision files written, the choices the user stated, the tool calls they refused and their
+/// answers to the assistant's questions (newest first), a compaction's decisions.
 fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec<String> {
     let files = digest
         .files_newest_first()
@@ -350,10 +356,35 @@ fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec
     let rules = rules
         .into_iter()
         .map(|rule| format!("The user: {}", clip(&rule, MAX_ITEM)));
+    // A refusal binds when the user said why or what instead, or when it kept something from
+    // changing; a look refused (`ls`, `echo $VAR`) or an edit refused without a word says
+    // nothing the next session must heed.
+    let refusals = digest.refusals.iter().rev().filter(|refusal| {
+        refusal.said.is_some()
+            || matches!(&refusal.action, RefusedAction::Command(command) if !is_read_only_command(command))
+    });
+    let refusals = refusals.map(|refusal| {
+        let action = match &refusal.action {
+            RefusedAction::Command(command) => format!("`{}`", clip(command, MAX_CHECK_COMMAND)),
+            RefusedAction::Edit(paths) => {
+                let paths: Vec<String> = paths.iter().map(|p| relative_path(p, root)).collect();
+                format!("an edit of {}", paths.join(", "))
+            }
+        };
+        let line = match &refusal.said {
+            Some(said) => format!(
+                "The user rejected {action}, saying: {}",
+                clip(said, MAX_REFUSAL_SAID)
+            ),
+            None => format!("The user rejected {action}"),
+        };
+        clip(&line, MAX_ITEM)
+    });
     let summary = from_summary.iter().map(|line| clip(line, MAX_ITEM));
     files
         .chain(choices)
         .chain(rules)
+        .chain(refusals.take(MAX_REFUSALS))
         .chain(answers.take(MAX_ANSWERS))
         .chain(summary)
         .take(MAX_DECISIONS)
@@ -364,6 +395,7 @@ fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec
 mod tests {
     use super::*;
     use crate::domain::transcript::{CheckRun, Commit, Ending, TodoItem};
+    use rstest::rstest;
 
     fn digest() -> SessionDigest {
         let mut digest = SessionDigest {
@@ -480,6 +512,46 @@ mod tests {
         assert_eq!(
             handoff.decisions,
             vec!["The user: Never commit to main, code ends on main via PR only."]
+        );
+    }
+
+    #[rstest]
+    #[case::a_command_that_changes(
+        RefusedAction::Command("git reset --hard origin/main~15".into()),
+        None,
+        Some("The user rejected `git reset --hard origin/main~15`")
+    )]
+    #[case::with_what_the_user_said(
+        RefusedAction::Command("mkdir -p docs/plans".into()),
+        Some("use a linear comment for the plan"),
+        Some("The user rejected `mkdir -p docs/plans`, saying: use a linear comment for the plan")
+    )]
+    #[case::a_look_refused_says_nothing(RefusedAction::Command("ls -la".into()), None, None)]
+    #[case::an_edit_refused_without_a_word(
+        RefusedAction::Edit(vec!["/home/u/shop-api/src/a.rs".into()]),
+        None,
+        None
+    )]
+    #[case::an_edit_refused_with_a_reason(
+        RefusedAction::Edit(vec!["/home/u/shop-api/src/a.rs".into()]),
+        Some("keep the old name"),
+        Some("The user rejected an edit of src/a.rs, saying: keep the old name")
+    )]
+    fn a_refused_call_is_a_decision_when_it_binds(
+        #[case] action: RefusedAction,
+        #[case] said: Option<&str>,
+        #[case] expected: Option<&str>,
+    ) {
+        let mut digest = SessionDigest {
+            user_requests: vec!["clean up the history".into()],
+            user_turns: 1,
+            ..SessionDigest::default()
+        };
+        digest.refuse(action, said.map(str::to_owned));
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert_eq!(
+            handoff.decisions,
+            expected.map(str::to_owned).into_iter().collect::<Vec<_>>()
         );
     }
 

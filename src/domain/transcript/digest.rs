@@ -5,6 +5,7 @@ use std::fmt;
 
 use super::answer::{Answer, answers_to};
 use super::plan::Plan;
+use super::refusal::{Refusal, RefusedAction};
 
 /// At most this many changed files are kept (the handoff format's limit).
 pub const MAX_FILES_CHANGED: usize = 20;
@@ -19,6 +20,8 @@ pub const MAX_TODOS: usize = 200;
 pub const TURN_REPLIES_KEPT: usize = 8;
 /// Answers to the assistant's questions kept, the newest.
 pub const ANSWERS_KEPT: usize = 12;
+/// Refused tool calls kept, the newest.
+pub const REFUSALS_KEPT: usize = 6;
 /// Files tracked at most: a session that rewrites a whole tree must stay cheap.
 const MAX_FILES_TRACKED: usize = 2_000;
 /// Agent memory files kept of one session: far more than a session saves.
@@ -93,6 +96,9 @@ pub struct SessionDigest {
     pub vulnerabilities: Option<String>,
     /// The plan the session proposed last at plan-mode exit, and what became of it.
     pub plan: Option<Plan>,
+    /// Tool calls the user refused when asked (a plan-mode exit aside), oldest first, less
+    /// those done after all; at most [`REFUSALS_KEPT`].
+    pub refusals: Vec<Refusal>,
 }
 
 /// A file the session changed.
@@ -354,12 +360,41 @@ impl SessionDigest {
                 file: plan.file.as_ref().map(clean),
                 ..plan.clone()
             }),
+            refusals: self
+                .refusals
+                .iter()
+                .map(|refusal| Refusal {
+                    action: match &refusal.action {
+                        RefusedAction::Command(command) => RefusedAction::Command(clean(command)),
+                        RefusedAction::Edit(paths) => {
+                            RefusedAction::Edit(paths.iter().map(clean).collect())
+                        }
+                    },
+                    said: refusal.said.as_ref().map(clean),
+                })
+                .collect(),
             ending: match &self.ending {
                 Ending::ApiError(text) => Ending::ApiError(clean(text)),
                 other => other.clone(),
             },
             ..self.clone()
         }
+    }
+
+    /// Records that the user refused `action`, keeping the newest [`REFUSALS_KEPT`].
+    pub fn refuse(&mut self, action: RefusedAction, said: Option<String>) {
+        self.refusals.retain(|refusal| refusal.action != action);
+        self.refusals.push(Refusal { action, said });
+        if self.refusals.len() > REFUSALS_KEPT {
+            self.refusals.remove(0);
+        }
+    }
+
+    /// Forgets a refusal of `command` (its gist): it ran after all.
+    pub fn ran_after_all(&mut self, command: &str) {
+        self.refusals.retain(
+            |refusal| !matches!(&refusal.action, RefusedAction::Command(c) if c == command),
+        );
     }
 
     /// True when nothing at all was found.

@@ -6,6 +6,7 @@ mod digest;
 mod injection;
 mod numbered_link;
 mod plan;
+mod refusal;
 mod request;
 mod usage;
 mod user_shell;
@@ -24,6 +25,7 @@ pub use digest::{
 pub use injection::PriorInjection;
 pub use numbered_link::{LinkKind, NumberedLink, link_label};
 pub use plan::{Plan, PlanVerdict, implemented_plan, is_plan_file, plan_request};
+pub use refusal::{Refusal, RefusedAction, refused};
 pub use request::{clean_request, remembered_note};
 pub use usage::{CompactBoundary, ContextUsage};
 pub use user_shell::{user_shell_input, user_shell_output};
