@@ -140,7 +140,10 @@ fn numbered_questions(reply: &str) -> Vec<(usize, String)> {
             // The first question after the item's label: an aside such as "(CPU surely?)"
             // follows it.
             let end = text.find(['?', '？'])?;
-            let label = text[..end].find([':', '：']).map_or(0, |colon| colon + 1);
+            let label = text[..end]
+                .char_indices()
+                .find(|&(_, c)| matches!(c, ':' | '：'))
+                .map_or(0, |(colon, c)| colon + c.len_utf8());
             let upto = &text[label..end + text[end..].chars().next()?.len_utf8()];
             let start = sentence_start(&upto[..end - label]);
             let question = clip(upto[start..].trim(), MAX_QUESTION_CHARS);
@@ -415,6 +418,11 @@ mod tests {
             ("Which backends are mandatory vs optional?", "version 3.5 of the CPU backend"),
             ("How do you feel about GPL dependencies like FFTW?", "no"),
         ]
+    )]
+    #[case::in_chinese_with_a_full_width_colon(
+        "看完了。\n\n1. **后端**：哪些后端是必须的？\n2. **许可**：可以用GPL吗？",
+        "1. CPU和CUDA 2. 不要GPL",
+        &[("哪些后端是必须的？", "CPU和CUDA"), ("可以用GPL吗？", "不要GPL")]
     )]
     #[case::a_request_that_does_not_open_on_one(
         NUMBERED,
