@@ -83,29 +83,35 @@ const MAX_NUMBERED_REPLY_CHARS: usize = 2_000;
 /// ("1. CPU and CUDA are mandatory … 2. MIT licences where possible"), each numbered answer
 /// with its question; otherwise the one answer [`answered_question`] finds.
 pub fn answers_to(reply: &str, request: &str) -> Vec<Answer> {
-    let numbered = numbered_answers(reply, request);
-    if !numbered.is_empty() {
-        return numbered;
+    // Answers by number that match no numbered question answer no single one either.
+    if numbered_items(request.trim()).len() >= 2 {
+        return numbered_answers(reply, request);
     }
     answered_question(reply, request).into_iter().collect()
 }
 
+/// Each numbered answer of `request` with the numbered question of `reply` it answers.
 fn numbered_answers(reply: &str, request: &str) -> Vec<Answer> {
     let request = request.trim();
     if request.chars().count() > MAX_NUMBERED_REPLY_CHARS || is_only_secrets(request) {
         return Vec::new();
     }
-    let questions = numbered_questions(reply);
+    // A request that answers one item, or none, is no answer by number.
     let items = numbered_items(request);
-    // Answers by number only when the reply asked by number and the request answers more
-    // than one: a request that merely opens with "1." is a list of its own.
-    if questions.is_empty() || items.len() < 2 || items[0].0 != 1 {
+    if items.len() < 2 {
+        return Vec::new();
+    }
+    let questions = numbered_questions(reply);
+    // Every number answered must have been asked, or the answers belong to another list
+    // (one under an earlier heading) and would be paired with the wrong questions.
+    let asked = |number: usize| questions.iter().find(|(asked, _)| *asked == number);
+    if items.iter().any(|(number, _)| asked(*number).is_none()) {
         return Vec::new();
     }
     items
         .into_iter()
         .filter_map(|(number, answer)| {
-            let (_, question) = questions.iter().find(|(asked, _)| *asked == number)?;
+            let (_, question) = asked(number)?;
             let answer = clip(answer.trim(), MAX_ANSWER_CHARS);
             (!answer.is_empty() && !is_offer(question)).then(|| Answer {
                 question: question.clone(),
@@ -115,9 +121,9 @@ fn numbered_answers(reply: &str, request: &str) -> Vec<Answer> {
         .collect()
 }
 
-/// The numbered items of the reply's last numbered list that ask something, by number: the
+/// The question items of the reply's last numbered list that asks something, by number: the
 /// question sentence of each ("**Backend priority**: Which backends are mandatory?" →
-/// "Which backends are mandatory?").
+/// "Which backends are mandatory?"). A list of next steps after the questions is passed over.
 fn numbered_questions(reply: &str) -> Vec<(usize, String)> {
     let mut lists: Vec<Vec<(usize, &str)>> = Vec::new();
     for line in reply.lines() {
@@ -132,24 +138,30 @@ fn numbered_questions(reply: &str) -> Vec<(usize, String)> {
         }
     }
     lists
-        .pop()
-        .unwrap_or_default()
         .into_iter()
-        .filter_map(|(number, text)| {
-            let text = text.replace("**", "");
-            // The first question after the item's label: an aside such as "(CPU surely?)"
-            // follows it.
-            let end = text.find(['?', '？'])?;
-            let label = text[..end]
-                .char_indices()
-                .find(|&(_, c)| matches!(c, ':' | '：'))
-                .map_or(0, |(colon, c)| colon + c.len_utf8());
-            let upto = &text[label..end + text[end..].chars().next()?.len_utf8()];
-            let start = sentence_start(&upto[..end - label]);
-            let question = clip(upto[start..].trim(), MAX_QUESTION_CHARS);
-            (question.chars().count() > 3).then_some((number, question))
+        .rev()
+        .map(|list| {
+            list.into_iter()
+                .filter_map(numbered_question)
+                .collect::<Vec<_>>()
         })
-        .collect()
+        .find(|questions| !questions.is_empty())
+        .unwrap_or_default()
+}
+
+/// The question sentence of one numbered item, if it asks one.
+fn numbered_question((number, text): (usize, &str)) -> Option<(usize, String)> {
+    let text = text.replace("**", "");
+    // The first question after the item's label: an aside such as "(CPU surely?)" follows it.
+    let end = text.find(['?', '？'])?;
+    let label = text[..end]
+        .char_indices()
+        .find(|&(_, c)| matches!(c, ':' | '：'))
+        .map_or(0, |(colon, c)| colon + c.len_utf8());
+    let upto = &text[label..end + text[end..].chars().next()?.len_utf8()];
+    let start = sentence_start(&upto[..end - label]);
+    let question = clip(upto[start..].trim(), MAX_QUESTION_CHARS);
+    (question.chars().count() > 3).then_some((number, question))
 }
 
 /// A line that opens a numbered item ("2. …", "3) …", "**4.** …"): its number and its text.
@@ -168,14 +180,22 @@ fn numbered_line(line: &str) -> Option<(usize, &str)> {
 }
 
 /// The numbered answers of a request, in order: "1. yes 2. MIT where possible" or one per
-/// line. Numbers must run 1, 2, 3 … so that "3.5 GB" or "v2. " cut nothing.
+/// line. Numbers must run 1, 2, 3 … so that "3.5 GB" or "v2. " cut nothing, and when the
+/// answers stand on lines of their own only a line's start opens one ("1. ab dem 2. März").
 fn numbered_items(request: &str) -> Vec<(usize, &str)> {
+    let by_line = request
+        .lines()
+        .skip(1)
+        .any(|line| line.trim_start().starts_with("2.") || line.trim_start().starts_with("2)"));
     let mut items = Vec::new();
     let mut next = 1;
     let mut start: Option<usize> = None;
     let mut at = 0;
     while at < request.len() {
-        let opens_item = (at == 0 || request[..at].ends_with(char::is_whitespace))
+        let before = request[..at].trim_end_matches([' ', '\t']);
+        let opens_item = (at == 0
+            || (by_line && (before.is_empty() || before.ends_with('\n')))
+            || (!by_line && request[..at].ends_with(char::is_whitespace)))
             && request[at..]
                 .strip_prefix(&next.to_string())
                 .and_then(|rest| rest.strip_prefix(['.', ')']))
@@ -406,6 +426,29 @@ mod tests {
         ]
     )]
     #[case::a_single_item_is_no_numbered_answer(NUMBERED, "1. CPU only for now, and more to come later when the GPU work starts again next month, as planned in the roadmap of the project, which I will share with you and the team soon enough", &[])]
+    #[case::a_short_single_item_answers_the_closing_question(
+        NUMBERED,
+        "1. CPU only",
+        &[("What's your current thinking?", "1. CPU only")]
+    )]
+    #[case::a_number_never_asked(
+        "Two things.\n\n### Backends\n1. Which backends are mandatory?\n2. Is ROCm needed?\n\n### Licence\n1. MIT only?",
+        "1. CUDA 2. no",
+        &[]
+    )]
+    #[case::next_steps_after_the_questions(
+        "Questions:\n1. Which backends are mandatory?\n2. Is ROCm needed?\n\nNext:\n1. Build\n2. Test",
+        "1. CUDA 2. no",
+        &[("Which backends are mandatory?", "CUDA"), ("Is ROCm needed?", "no")]
+    )]
+    #[case::a_date_inside_a_line(
+        NUMBERED,
+        "1. ab dem 2. März\n2. nein",
+        &[
+            ("Which backends are mandatory vs optional?", "ab dem 2. März"),
+            ("How do you feel about GPL dependencies like FFTW?", "nein"),
+        ]
+    )]
     #[case::a_list_of_its_own(
         "Done.\n\nAll tests pass.",
         "1. add retries 2. add logging",
