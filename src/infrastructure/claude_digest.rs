@@ -539,10 +539,11 @@ impl DigestBuilder {
                 summary: check_summary(output),
             });
         }
+        // Run after all, whatever came of it: the user let it run.
+        self.digest.ran_after_all(&command_gist(command));
         if is_error {
             return;
         }
-        self.digest.ran_after_all(&command_gist(command));
         if !is_read_only_command(command) {
             self.digest.work_done += 1;
         }

@@ -658,9 +658,12 @@ mod tests {
             &tool_use("b1", "Bash", serde_json::json!({"command": "git push"})),
             &result("b1", true, REFUSED),
             &tool_use("b2", "Bash", serde_json::json!({"command": "git push"})),
-            &result("b2", false, "Everything up-to-date"),
+            &result("b2", true, "! [rejected] main -> main (fetch first)"),
         ]);
-        assert!(digest.refusals.is_empty());
+        assert!(
+            digest.refusals.is_empty(),
+            "the user let it run, even if the remote refused it"
+        );
     }
 
     /// A plan file written, then proposed at plan-mode exit (without naming its file, as

@@ -10,7 +10,7 @@ use crate::domain::transcript::{
 };
 
 use super::compact_summary::read_compact_summary;
-use super::file_groups::{file_groups, relative_path};
+use super::file_groups::{file_groups, relative_path, shown_path};
 use super::last_reply::cut_reply;
 use super::open_threads::open_threads;
 use super::scratch::is_scratch_file;
@@ -334,8 +334,12 @@ fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec
         .rev()
         .filter(|request| is_user_choice(request))
         .filter(|request| {
+            // A request that was an answer (whole, or one of its numbered parts) is shown as
+            // the answer, with its question.
             let request = request.split_whitespace().collect::<Vec<_>>().join(" ");
-            !digest.answers.iter().any(|answer| answer.answer == request)
+            !digest.answers.iter().any(|answer| {
+                answer.answer == request || request.contains(answer.answer.trim_end_matches('…'))
+            })
         })
         .map(|request| format!("The user: {}", clip(request, MAX_ITEM)));
     // A standing rule or a fact the user laid down binds the next session as much as a
@@ -367,7 +371,7 @@ fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec
         let action = match &refusal.action {
             RefusedAction::Command(command) => format!("`{}`", clip(command, MAX_CHECK_COMMAND)),
             RefusedAction::Edit(paths) => {
-                let paths: Vec<String> = paths.iter().map(|p| relative_path(p, root)).collect();
+                let paths: Vec<String> = paths.iter().map(|p| shown_path(p, root)).collect();
                 format!("an edit of {}", paths.join(", "))
             }
         };
@@ -532,6 +536,16 @@ mod tests {
         None,
         None
     )]
+    #[case::a_plan_file_by_its_folders_short_name(
+        RefusedAction::Edit(vec!["/home/alice/.claude/plans/quiet-fox.md".into()]),
+        Some("not yet"),
+        Some("The user rejected an edit of ~/.claude/plans/quiet-fox.md, saying: not yet")
+    )]
+    #[case::a_secret_in_what_the_user_said(
+        RefusedAction::Command("git push".into()),
+        Some("use ghp_Xk9mQ2vL7pR4sT8wY1nB3cD6fG0hJ5aZ2eWq instead"),
+        Some("The user rejected `git push`, saying: use [REDACTED] instead")
+    )]
     #[case::an_edit_refused_with_a_reason(
         RefusedAction::Edit(vec!["/home/u/shop-api/src/a.rs".into()]),
         Some("keep the old name"),
@@ -552,6 +566,26 @@ mod tests {
         assert_eq!(
             handoff.decisions,
             expected.map(str::to_owned).into_iter().collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn numbered_answers_lead_with_the_first_question() {
+        let mut digest = SessionDigest {
+            last_assistant_message: Some(
+                "Questions:\n1. Which backends are mandatory?\n2. May we use GPL code?\n3. Which C standard?".into(),
+            ),
+            ending: Ending::Replied,
+            ..SessionDigest::default()
+        };
+        digest.push_request("1. CPU and CUDA 2. no GPL 3. C17".into());
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert_eq!(
+            handoff.decisions,
+            vec![
+                "Asked “Which backends are mandatory?” — the user: CPU and CUDA",
+                "Asked “May we use GPL code?” — the user: no GPL",
+            ]
         );
     }
 

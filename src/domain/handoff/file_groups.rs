@@ -34,6 +34,26 @@ fn inside(path: &str, dir: &str) -> Option<String> {
         .then(|| rest[1..].replace('\\', "/"))
 }
 
+/// A path as a handoff shows it: relative to the project (see [`relative_path`]), and the
+/// client's own memory and plan files under their folders' short names
+/// (`~/.claude/plans/x.md`), so that no home directory or user name is spelled out.
+pub fn shown_path(path: &str, root: &str) -> String {
+    let client_dir = if is_agent_memory_path(path) {
+        Some(AGENT_MEMORY_DIR)
+    } else if is_plan_file(path) {
+        Some(PLANS_DIR)
+    } else {
+        None
+    };
+    match client_dir {
+        Some(dir) => {
+            let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+            format!("{dir}{name}")
+        }
+        None => relative_path(path, root),
+    }
+}
+
 /// Whether a path, as [`relative_path`] gave it, lies outside the project and beside it: in
 /// no repository of the session's, so git cannot have it uncommitted.
 pub fn is_outside(relative: &str) -> bool {
@@ -50,19 +70,11 @@ pub fn file_groups(files: &[&ChangedFile], root: &str, max_files: usize) -> Vec<
     let shown = ordered.len().min(max_files);
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for file in &ordered[..shown] {
-        let path = relative_path(&file.path, root);
-        let client_dir = if is_agent_memory_path(&file.path) {
-            Some(AGENT_MEMORY_DIR)
-        } else if is_plan_file(&file.path) {
-            Some(PLANS_DIR)
-        } else {
-            None
-        };
+        let path = shown_path(&file.path, root);
         let (dir, name) = match path.rfind(['/', '\\']) {
             Some(at) => (path[..=at].to_owned(), path[at + 1..].to_owned()),
             None => (String::new(), path.clone()),
         };
-        let dir = client_dir.map_or(dir, str::to_owned);
         let name = match file.edits {
             0 | 1 => name,
             edits => format!("{name} ({edits} edits)"),
