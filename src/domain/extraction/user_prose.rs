@@ -111,7 +111,8 @@ fn abbreviated(before: &str) -> bool {
     let word = before
         .rsplit(char::is_whitespace)
         .next()
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .trim_start_matches(['(', '[', '"', '\'', '“']);
     ABBREVIATIONS
         .iter()
         .any(|abbreviation| word.eq_ignore_ascii_case(abbreviation))
@@ -168,6 +169,10 @@ mod tests {
         &["Use a fixture, e.g. the shop-api one.", "ok"]
     )]
     #[case::german("Nimm z.B. pnpm. Danke", &["Nimm z.B. pnpm.", "Danke"])]
+    #[case::in_brackets(
+        "Pin tools (e.g. ruff) in mise. ok",
+        &["Pin tools (e.g. ruff) in mise.", "ok"]
+    )]
     #[case::a_word_ending_like_one("It runs in canvas. Next", &["It runs in canvas.", "Next"])]
     fn a_full_stop_after_an_abbreviation_ends_no_sentence(
         #[case] prose: &str,
