@@ -117,11 +117,13 @@ fn main() {
             }
         }
         if let Some(scores) = &cross_encoder {
-            let logit = |case: &Case, i: usize| logit(scores[&case.id][&case.ids[i]]);
-            let always = evaluate(&part, |case| top_by(case, |i| logit(case, i), None));
+            let log_odds = |case: &Case, i: usize| logit(scores[&case.id][&case.ids[i]]);
+            let always = evaluate(&part, |case| top_by(case, |i| log_odds(case, i), None));
             row("cross-encoder, always 3", split, always);
             for weight in [0.1, 0.25, 0.5, 1.0, 2.0] {
-                let fused = evaluate(&part, |case| oracle_gate(case, |i| weight * logit(case, i)));
+                let fused = evaluate(&part, |case| {
+                    oracle_gate(case, |i| weight * log_odds(case, i))
+                });
                 let method = format!("carryover ranking + {weight} × cross-encoder, oracle gate");
                 row(&method, split, fused);
             }
@@ -141,8 +143,10 @@ fn scores_file(args: &[String], flag: &str) -> Option<HashMap<String, HashMap<St
     Some(serde_json::from_str(json).expect("{prompt: {learning: score}}"))
 }
 
+/// The log-odds of a probability, held finite at 0 and 1 (far beyond what an `f32`
+/// probability tells apart, so no two distinct ones tie).
 fn logit(probability: f64) -> f64 {
-    let p = probability.clamp(1e-6, 1.0 - 1e-6);
+    let p = probability.clamp(1e-12, 1.0 - 1e-12);
     (p / (1.0 - p)).ln()
 }
 

@@ -12,7 +12,9 @@ No registry carries a smaller reranker; this one ships inside the wheel of vectr
         > target/recall-cross-encoder.json
     cargo bench --bench recall -- --cross-encoder target/recall-cross-encoder.json
 
-About 13 ms a pair on one core: 7 minutes for the 160 prompts of `prompts.json`.
+By default both prompt files are scored; name `prompts.json` alone (after the wheel) for its
+160 prompts, the tune and first held-out halves. About 13 ms a pair on one core: 7 minutes
+for those 160.
 """
 import json
 import math
@@ -53,7 +55,9 @@ def main() -> None:
     prompts = [p for name in names for p in json.loads((SET / name).read_text())]
     out = {}
     for number, p in enumerate(prompts, 1):
-        out[p["id"]] = {l["id"]: score(p["prompt"][:2000], l["content"]) for l in learnings}
+        out[p["id"]] = {
+            learning["id"]: score(p["prompt"][:2000], learning["content"]) for learning in learnings
+        }
         print(f"{number}/{len(prompts)} prompts", file=sys.stderr)
     json.dump(out, sys.stdout)
 
