@@ -183,40 +183,45 @@ fn numbered_line(line: &str) -> Option<(usize, &str)> {
 /// line. Numbers must run 1, 2, 3 … so that "3.5 GB" or "v2. " cut nothing, and when the
 /// answers stand on lines of their own only a line's start opens one ("1. ab dem 2. März").
 fn numbered_items(request: &str) -> Vec<(usize, &str)> {
+    let opens = |text: &str, number: &str| {
+        text.strip_prefix(number)
+            .and_then(|rest| rest.strip_prefix(['.', ')']))
+            .is_some_and(|rest| rest.starts_with(char::is_whitespace))
+    };
+    // Numbered answers open the request; most requests end here.
+    if !opens(request, "1") {
+        return Vec::new();
+    }
     let by_line = request
         .lines()
         .skip(1)
-        .any(|line| line.trim_start().starts_with("2.") || line.trim_start().starts_with("2)"));
+        .any(|line| opens(line.trim_start(), "2"));
     let mut items = Vec::new();
-    let mut next = 1;
+    let mut number = 1;
+    let mut marker = number.to_string();
     let mut start: Option<usize> = None;
     let mut at = 0;
     while at < request.len() {
-        let before = request[..at].trim_end_matches([' ', '\t']);
-        let opens_item = (at == 0
-            || (by_line && (before.is_empty() || before.ends_with('\n')))
-            || (!by_line && request[..at].ends_with(char::is_whitespace)))
-            && request[at..]
-                .strip_prefix(&next.to_string())
-                .and_then(|rest| rest.strip_prefix(['.', ')']))
-                .is_some_and(|rest| rest.starts_with(char::is_whitespace));
-        if opens_item {
+        let before = &request[..at];
+        let may_open = at == 0
+            || match by_line {
+                true => before.trim_end_matches([' ', '\t']).ends_with('\n'),
+                false => before.ends_with(char::is_whitespace),
+            };
+        if may_open && opens(&request[at..], &marker) {
             if let Some(from) = start {
-                items.push((next - 1, &request[from..at]));
+                items.push((number - 1, &request[from..at]));
             }
-            at += next.to_string().len() + 1;
+            at += marker.len() + 1;
             start = Some(at);
-            next += 1;
+            number += 1;
+            marker = number.to_string();
             continue;
-        }
-        if at == 0 {
-            // Numbered answers open the request.
-            return Vec::new();
         }
         at += request[at..].chars().next().map_or(1, char::len_utf8);
     }
     if let Some(from) = start {
-        items.push((next - 1, &request[from..]));
+        items.push((number - 1, &request[from..]));
     }
     items
 }
