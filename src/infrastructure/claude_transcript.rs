@@ -635,15 +635,21 @@ mod tests {
             &result("b1", true, REFUSED),
             &tool_use("e1", "Edit", serde_json::json!({"file_path": "/p/a.rs"})),
             &result("e1", true, REFUSED),
+            &tool_use("c1", "Bash", serde_json::json!({"command": "cargo test"})),
+            &result("c1", true, REFUSED),
         ]);
+        assert_eq!(digest.last_check, None, "a refused check ran nothing");
+        let [reset, edit, _check] = digest.refusals.as_slice() else {
+            panic!("three refusals: {:?}", digest.refusals);
+        };
         assert_eq!(
-            digest.refusals,
-            vec![
-                Refusal {
+            [reset, edit],
+            [
+                &Refusal {
                     action: RefusedAction::Command("git reset --hard origin/main~15".into()),
                     said: Some("keep my commits".into()),
                 },
-                Refusal {
+                &Refusal {
                     action: RefusedAction::Edit(vec!["/p/a.rs".into()]),
                     said: Some("keep my commits".into()),
                 },

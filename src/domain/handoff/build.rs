@@ -6,7 +6,8 @@ use crate::domain::extraction::candidates_from;
 use crate::domain::format::clip;
 use crate::domain::seed::Timestamp;
 use crate::domain::transcript::{
-    RefusedAction, SessionDigest, TodoStatus, implemented_plan, is_read_only_command, plan_request,
+    RefusedAction, SessionDigest, TodoStatus, implemented_plan, is_read_only_command,
+    opens_numbered_answers, plan_request,
 };
 
 use super::compact_summary::read_compact_summary;
@@ -42,7 +43,9 @@ const MAX_CHECK_COMMAND: usize = 80;
 const MAX_ANSWERS: usize = 2;
 /// Refused tool calls among the decisions, the newest.
 const MAX_REFUSALS: usize = 2;
-/// What the user typed when refusing a call is cut to this.
+/// A refused command is cut to this, and what the user typed when refusing a call to the
+/// next: the line says what was kept from happening and why, not the whole command.
+const MAX_REFUSED_COMMAND: usize = 80;
 const MAX_REFUSAL_SAID: usize = 160;
 const MAX_FILES_GROUPED: usize = 12;
 
@@ -334,11 +337,14 @@ fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec
         .rev()
         .filter(|request| is_user_choice(request))
         .filter(|request| {
-            // A request that was an answer (whole, or one of its numbered parts) is shown as
-            // the answer, with its question.
+            // A request that was an answer (whole, or numbered answers holding it) is shown as
+            // the answer, with its question. A short answer ("no") inside another request
+            // does not make that request an answer.
             let request = request.split_whitespace().collect::<Vec<_>>().join(" ");
+            let numbered = opens_numbered_answers(&request);
             !digest.answers.iter().any(|answer| {
-                answer.answer == request || request.contains(answer.answer.trim_end_matches('…'))
+                answer.answer == request
+                    || (numbered && request.contains(answer.answer.trim_end_matches('…')))
             })
         })
         .map(|request| format!("The user: {}", clip(request, MAX_ITEM)));
@@ -369,7 +375,9 @@ fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec
     });
     let refusals = refusals.map(|refusal| {
         let action = match &refusal.action {
-            RefusedAction::Command(command) => format!("`{}`", clip(command, MAX_CHECK_COMMAND)),
+            RefusedAction::Command(command) => {
+                format!("`{}`", clip(command, MAX_REFUSED_COMMAND))
+            }
             RefusedAction::Edit(paths) => {
                 let paths: Vec<String> = paths.iter().map(|p| shown_path(p, root)).collect();
                 format!("an edit of {}", paths.join(", "))
@@ -398,7 +406,7 @@ fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::transcript::{CheckRun, Commit, Ending, TodoItem};
+    use crate::domain::transcript::{Answer, CheckRun, Commit, Ending, TodoItem};
     use rstest::rstest;
 
     fn digest() -> SessionDigest {
@@ -566,6 +574,30 @@ mod tests {
         assert_eq!(
             handoff.decisions,
             expected.map(str::to_owned).into_iter().collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn a_short_answer_inside_a_later_choice_leaves_the_choice_shown() {
+        let digest = SessionDigest {
+            user_requests: vec![
+                "add retries".into(),
+                "let's go with no retries instead of backoff".into(),
+            ],
+            user_turns: 2,
+            answers: vec![Answer {
+                question: "Retry on 429 too?".into(),
+                answer: "no".into(),
+            }],
+            ..SessionDigest::default()
+        };
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert_eq!(
+            handoff.decisions,
+            vec![
+                "The user: let's go with no retries instead of backoff",
+                "Asked “Retry on 429 too?” — the user: no",
+            ]
         );
     }
 

@@ -36,7 +36,7 @@ fn inside(path: &str, dir: &str) -> Option<String> {
 
 /// A path as a handoff shows it: relative to the project (see [`relative_path`]), and the
 /// client's own memory and plan files under their folders' short names
-/// (`~/.claude/plans/x.md`), so that no home directory or user name is spelled out.
+/// (`~/.claude/plans/x.md`), whose full paths say nothing more and spell out the user's home.
 pub fn shown_path(path: &str, root: &str) -> String {
     let client_dir = if is_agent_memory_path(path) {
         Some(AGENT_MEMORY_DIR)

@@ -75,30 +75,32 @@ pub fn answered_question(reply: &str, request: &str) -> Option<Answer> {
     })
 }
 
-/// Numbered replies longer than this are documents, not answers.
-const MAX_NUMBERED_REPLY_CHARS: usize = 2_000;
+/// Numbered answers longer than this in all are a document of the user's, not answers.
+const MAX_NUMBERED_ANSWERS_CHARS: usize = 2_000;
 
 /// The user's answers in `request` to the questions that close `reply`, in the order asked:
-/// when the reply asks a numbered list of questions and the request answers them by number
-/// ("1. CPU and CUDA are mandatory … 2. MIT licences where possible"), each numbered answer
-/// with its question; otherwise the one answer [`answered_question`] finds.
+/// when the request answers by number ("1. CPU and CUDA are mandatory … 2. MIT licences where
+/// possible"), each numbered answer with the reply's numbered question it answers; otherwise
+/// the one answer [`answered_question`] finds.
 pub fn answers_to(reply: &str, request: &str) -> Vec<Answer> {
-    // Answers by number that match no numbered question answer no single one either.
-    if numbered_items(request.trim()).len() >= 2 {
-        return numbered_answers(reply, request);
+    let items = numbered_items(request.trim());
+    // A request that answers one item, or none, is no answer by number; answers by number
+    // that match no numbered question answer no single one either.
+    if items.len() >= 2 {
+        return numbered_answers(reply, request.trim(), items);
     }
     answered_question(reply, request).into_iter().collect()
 }
 
-/// Each numbered answer of `request` with the numbered question of `reply` it answers.
-fn numbered_answers(reply: &str, request: &str) -> Vec<Answer> {
-    let request = request.trim();
-    if request.chars().count() > MAX_NUMBERED_REPLY_CHARS || is_only_secrets(request) {
-        return Vec::new();
-    }
-    // A request that answers one item, or none, is no answer by number.
-    let items = numbered_items(request);
-    if items.len() < 2 {
+/// Whether `request` opens a list of numbered answers ("1. …", "1) …").
+pub fn opens_numbered_answers(request: &str) -> bool {
+    opens_item(request.trim_start(), "1")
+}
+
+/// Each numbered answer (`items` of `request`) with the numbered question of `reply` it
+/// answers.
+fn numbered_answers(reply: &str, request: &str, items: Vec<(usize, &str)>) -> Vec<Answer> {
+    if request.chars().count() > MAX_NUMBERED_ANSWERS_CHARS || is_only_secrets(request) {
         return Vec::new();
     }
     let questions = numbered_questions(reply);
@@ -183,11 +185,7 @@ fn numbered_line(line: &str) -> Option<(usize, &str)> {
 /// line. Numbers must run 1, 2, 3 … so that "3.5 GB" or "v2. " cut nothing, and when the
 /// answers stand on lines of their own only a line's start opens one ("1. ab dem 2. März").
 fn numbered_items(request: &str) -> Vec<(usize, &str)> {
-    let opens = |text: &str, number: &str| {
-        text.strip_prefix(number)
-            .and_then(|rest| rest.strip_prefix(['.', ')']))
-            .is_some_and(|rest| rest.starts_with(char::is_whitespace))
-    };
+    let opens = opens_item;
     // Numbered answers open the request; most requests end here.
     if !opens(request, "1") {
         return Vec::new();
@@ -224,6 +222,13 @@ fn numbered_items(request: &str) -> Vec<(usize, &str)> {
         items.push((number - 1, &request[from..]));
     }
     items
+}
+
+/// Whether `text` opens with the item marker `number` ("2. ", "2) ").
+fn opens_item(text: &str, number: &str) -> bool {
+    text.strip_prefix(number)
+        .and_then(|rest| rest.strip_prefix(['.', ')']))
+        .is_some_and(|rest| rest.starts_with(char::is_whitespace))
 }
 
 /// The last sentence with a question mark in the reply's last paragraph.

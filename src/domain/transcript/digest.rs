@@ -471,6 +471,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn keeps_the_newest_refusals_each_once() {
+        let mut digest = SessionDigest::default();
+        for n in 0..8 {
+            digest.refuse(RefusedAction::Command(format!("rm {n}")), None);
+        }
+        digest.refuse(RefusedAction::Command("rm 3".into()), Some("never".into()));
+        digest.ran_after_all("rm 7");
+        let kept: Vec<String> = digest
+            .refusals
+            .iter()
+            .map(|refusal| match &refusal.action {
+                RefusedAction::Command(command) => command.clone(),
+                RefusedAction::Edit(paths) => paths.join(","),
+            })
+            .collect();
+        assert_eq!(kept, ["rm 2", "rm 4", "rm 5", "rm 6", "rm 3"]);
+        assert_eq!(digest.refusals[4].said.as_deref(), Some("never"));
+    }
+
+    #[test]
     fn keeps_each_file_once_and_counts_past_the_limit() {
         let mut digest = SessionDigest::default();
         for n in 0..25 {
