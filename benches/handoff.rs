@@ -27,7 +27,7 @@ use carryover::domain::seed::Timestamp;
 use carryover::infrastructure::ClaudeTranscriptReader;
 use serde::Deserialize;
 
-const GOLD: [&str; 17] = [
+const GOLD: [&str; 18] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
@@ -45,6 +45,7 @@ const GOLD: [&str; 17] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh12.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh14.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh15.json"),
 ];
 
 #[derive(Deserialize)]
@@ -125,9 +126,10 @@ fn main() {
         ("seen13", "fresh12"),
         ("seen14", "fresh13"),
         ("seen15", "fresh14"),
+        ("seen16", "fresh15"),
     ];
     if args.iter().any(|arg| arg == "--heldout") {
-        splits.push(("heldout", "fresh15"));
+        splits.push(("heldout", "fresh16"));
     }
     for &(split, stored) in &splits {
         let scored: Vec<(&Session, Scored)> = sessions

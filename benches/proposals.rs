@@ -13,7 +13,7 @@ use carryover::domain::extraction::candidates_from;
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
-const SETS: [&str; 18] = [
+const SETS: [&str; 20] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
@@ -32,6 +32,8 @@ const SETS: [&str; 18] = [
     include_str!("../tests/fixtures/real-sessions/messages-fresh13.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh14.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh15.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh16.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh18.json"),
 ];
 /// The held-out part's stored splits: none until a set no change has seen is added (the
 /// last, `fresh15`, was measured once and is `seen15` since).
@@ -110,6 +112,7 @@ fn main() {
         ("seen13", &["fresh13"]),
         ("seen14", &["fresh14"]),
         ("seen15", &["fresh15"]),
+        ("seen16", &["fresh16", "fresh18"]),
     ];
     if args.iter().any(|arg| arg == "--heldout") {
         splits.push(("heldout", &HELD_OUT));
