@@ -2,7 +2,7 @@
 //! calls paired with their results (a call that failed did no work), titles, compaction
 //! summaries, the agent memory files the session saved (ADR 0014) and how the session ended.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -46,6 +46,9 @@ struct Row<'a> {
     #[serde(rename = "aiTitle")]
     ai_title: Option<String>,
     summary: Option<String>,
+    uuid: Option<&'a str>,
+    #[serde(rename = "leafUuid")]
+    leaf_uuid: Option<&'a str>,
     #[serde(rename = "prUrl")]
     pr_url: Option<String>,
     #[serde(rename = "gitBranch")]
@@ -139,6 +142,9 @@ pub(super) struct DigestBuilder {
     custom_title: Option<String>,
     ai_title: Option<String>,
     summary_title: Option<String>,
+    /// The rows read so far, by uuid: a summary row names the conversation that ends at its
+    /// leaf, which is this session only when the leaf is one of its rows.
+    rows_read: HashSet<String>,
     /// Agent memory files written or edited, in order of their last change: the text written,
     /// or `None` when the file on disk holds the latest text.
     memories: Vec<(String, Option<String>)>,
@@ -183,6 +189,9 @@ impl DigestBuilder {
         if row.sidechain == Some(true) {
             return;
         }
+        if let Some(uuid) = row.uuid {
+            self.rows_read.insert(uuid.to_owned());
+        }
         if let Some(branch) = row.git_branch.filter(|b| !b.is_empty() && *b != "HEAD")
             && self.digest.branch.as_deref() != Some(branch)
         {
@@ -193,7 +202,15 @@ impl DigestBuilder {
             Some("assistant") => self.assistant(row),
             Some("custom-title") => self.custom_title.clone_from(&row.custom_title),
             Some("ai-title") => self.ai_title.clone_from(&row.ai_title),
-            Some("summary") => self.summary_title.clone_from(&row.summary),
+            // Claude Code opens a session's file with the titles of earlier sessions of the
+            // project ("API Error: 401 …" among them); only a leaf read here makes it this one's.
+            Some("summary")
+                if row
+                    .leaf_uuid
+                    .is_some_and(|leaf| self.rows_read.contains(leaf)) =>
+            {
+                self.summary_title.clone_from(&row.summary);
+            }
             Some("pr-link") => {
                 if let Some(url) = &row.pr_url {
                     self.link(url.clone());

@@ -960,6 +960,21 @@ mod tests {
         assert_eq!(digest.user_turns, 0, "a compaction summary is no request");
     }
 
+    const LEAF: &str = r#"{"type":"assistant","uuid":"u-leaf","message":{"content":[{"type":"text","text":"done"}]}}"#;
+
+    #[rstest::rstest]
+    #[case::its_own_conversation(&[LEAF, r#"{"type":"summary","summary":"Retry budget","leafUuid":"u-leaf"}"#], Some("Retry budget"))]
+    #[case::an_earlier_session(&[r#"{"type":"summary","summary":"Old session","leafUuid":"u-elsewhere"}"#, LEAF], None)]
+    #[case::an_error_left_as_a_title(&[r#"{"type":"summary","summary":"API Error: 401 · Please run /login","leafUuid":"u-gone"}"#, LEAF], None)]
+    #[case::a_leaf_only_read_later(&[r#"{"type":"summary","summary":"Retry budget","leafUuid":"u-leaf"}"#, LEAF], None)]
+    #[case::no_leaf(&[LEAF, r#"{"type":"summary","summary":"Retry budget"}"#], None)]
+    fn a_summary_titles_the_session_only_when_its_leaf_is_read_here(
+        #[case] lines: &[&str],
+        #[case] title: Option<&str>,
+    ) {
+        assert_eq!(digest_of(lines).title.as_deref(), title);
+    }
+
     const STATUS_AHEAD: &str = r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"On branch main\nYour branch is ahead of 'origin/main' by 2 commits."}]}}"#;
 
     #[rstest::rstest]
