@@ -148,6 +148,10 @@ static BEHAVIOUR: LazyLock<Regex> =
 static ALWAYS_NEVER: LazyLock<Regex> =
     LazyLock::new(|| regex(r"(?i)^(always|never|never ever|don't ever|do not ever)\s+\S"));
 
+/// An "always" or "never" that opens a later clause of a sentence.
+static TRAILING_ALWAYS_NEVER: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"(?i)[,;]\s+(always|never)\s+\S"));
+
 static DONT: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)^(don't|do not|dont)\s+(?P<rest>.+)$"));
 
 static DEICTIC: LazyLock<Regex> = LazyLock::new(|| {
@@ -266,10 +270,17 @@ pub fn classify_sentence(sentence: &str) -> Option<Candidate> {
         return cjk::classify(text);
     }
     if reads_as_english(text) {
-        english(text)
+        english(text).or_else(|| trailing_rule(text))
     } else {
         multilingual::classify(text)
     }
+}
+
+/// "Complete the commit, always verify and run hooks": a standing rule added to a task as
+/// its last clause, read on its own.
+fn trailing_rule(text: &str) -> Option<Candidate> {
+    let at = TRAILING_ALWAYS_NEVER.find(text)?;
+    english(text[at.start()..].trim_start_matches([',', ';', ' ']))
 }
 
 fn english(sentence: &str) -> Option<Candidate> {
@@ -681,6 +692,12 @@ mod tests {
         Family::Imperative,
         "Always run clippy before you say a change is done."
     )]
+    #[case::always_in_a_later_clause(
+        "complete the commit, always verify and run hooks",
+        LearningKind::Pattern,
+        Family::Imperative,
+        "Always verify and run hooks."
+    )]
     #[case::dont(
         "Don't add comments that restate the code.",
         LearningKind::Pattern,
@@ -837,6 +854,9 @@ mod tests {
     #[case::question("Do we always need to rebuild the index?")]
     #[case::question_without_mark("Can you always run the linter")]
     #[case::hypothetical("If we always used UUIDs the joins would be slower.")]
+    #[case::always_in_a_later_clause_describing("It fails again, always the same error.")]
+    #[case::never_mind_in_a_later_clause("Run the tests, never mind the linter.")]
+    #[case::always_in_a_later_clause_reporting("I tried twice, always failed.")]
     #[case::what_if("What if we never cached the tokens at all.")]
     #[case::lets("Let's use a HashMap here instead of the Vec.")]
     #[case::maybe("Maybe we should use Postgres instead of SQLite.")]
