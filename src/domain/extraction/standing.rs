@@ -183,6 +183,11 @@ static FORK: LazyLock<Regex> = LazyLock::new(|| {
     regex(r"(?i)\b(is|it's|is just) (a|our|my) fork( of)?\b|\bforked (it )?from\b")
 });
 
+/// A named repository the user calls their own: "M-Claude is our repo and local folder".
+static OWN_REPOSITORY: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"(?i)^(?P<name>[\w.@/-]*[\w@-]) is (our|my) (own )?(repo|repository|project|codebase)\b")
+});
+
 /// A unit, currency or language every value of a kind is written in.
 static ALL_IN: LazyLock<Regex> = LazyLock::new(|| {
     regex(concat!(
@@ -401,7 +406,10 @@ pub(super) fn project_fact(text: &str) -> Option<Candidate> {
         return fact(0.75);
     }
     let hosted = (HOSTED.is_match(text) || HOSTED_NOTE.is_match(text)) && !WHEN.is_match(text);
-    if hosted || FORK.is_match(text) {
+    let own_repository = OWN_REPOSITORY
+        .captures(text)
+        .is_some_and(|found| !DEICTIC.is_match(&found["name"]));
+    if hosted || FORK.is_match(text) || own_repository {
         return fact(0.8);
     }
     if PROJECT_SUBJECT.is_match(text) && !BUG_REPORT.is_match(text) && !TASK_SCOPE.is_match(text) {
@@ -471,6 +479,10 @@ mod tests {
     #[case::deployed_on("The admin app is deployed on Fly.io.", Family::ProjectFact)]
     #[case::i_will_host("i will host it on netlify", Family::ProjectFact)]
     #[case::fork("This repo is a fork of the upstream parser.", Family::ProjectFact)]
+    #[case::own_repository(
+        "M-Claude is our repo and local folder(documents\\M-Claude",
+        Family::ProjectFact
+    )]
     #[case::all_amounts("All amounts in Rupiah, no decimals.", Family::ProjectFact)]
     #[case::make_sure_always(
         "make sure you always run the formatter before committing",
@@ -505,6 +517,7 @@ mod tests {
 
     #[rstest]
     #[case::for_now("From now on until the release, skip the slow tests for now.")]
+    #[case::this_is_our_repo("this is our repo, look around")]
     #[case::label_on_a_task("Rule: fix the test for now")]
     #[case::label_too_short("Policy: strict.")]
     #[case::asking_about_co_authors("should the commit have no co-author?")]
