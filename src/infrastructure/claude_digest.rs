@@ -2,7 +2,9 @@
 //! calls paired with their results (a call that failed did no work), titles, compaction
 //! summaries, the agent memory files the session saved (ADR 0014) and how the session ended.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -46,9 +48,10 @@ struct Row<'a> {
     #[serde(rename = "aiTitle")]
     ai_title: Option<String>,
     summary: Option<String>,
-    uuid: Option<&'a str>,
-    #[serde(rename = "leafUuid")]
-    leaf_uuid: Option<&'a str>,
+    #[serde(borrow)]
+    uuid: Option<Cow<'a, str>>,
+    #[serde(rename = "leafUuid", borrow)]
+    leaf_uuid: Option<Cow<'a, str>>,
     #[serde(rename = "prUrl")]
     pr_url: Option<String>,
     #[serde(rename = "gitBranch")]
@@ -144,7 +147,7 @@ pub(super) struct DigestBuilder {
     summary_title: Option<String>,
     /// The rows read so far, by uuid: a summary row names the conversation that ends at its
     /// leaf, which is this session only when the leaf is one of its rows.
-    rows_read: HashSet<String>,
+    rows_read: HashSet<u128>,
     /// Agent memory files written or edited, in order of their last change: the text written,
     /// or `None` when the file on disk holds the latest text.
     memories: Vec<(String, Option<String>)>,
@@ -177,6 +180,12 @@ impl DigestBuilder {
     /// A tool result too large to parse (file contents, long command output): only whether
     /// it failed and the end of its output are read.
     pub(super) fn add_bulky_result(&mut self, line: &[u8]) {
+        // Its uuid may be a summary's leaf. The client writes a row's uuid before its
+        // `toolUseResult`, and the result's text is a JSON string (its quotes escaped), so the
+        // first bare `"uuid":"` is the row's own.
+        if let Some(uuid) = row_uuid(line) {
+            self.rows_read.insert(row_key(uuid));
+        }
         let head = &line[..line.len().min(2048)];
         let Some(id) = tool_use_id(head) else { return };
         let is_error = memchr::memmem::find(line, b"\"is_error\":true").is_some();
@@ -189,8 +198,8 @@ impl DigestBuilder {
         if row.sidechain == Some(true) {
             return;
         }
-        if let Some(uuid) = row.uuid {
-            self.rows_read.insert(uuid.to_owned());
+        if let Some(uuid) = &row.uuid {
+            self.rows_read.insert(row_key(uuid));
         }
         if let Some(branch) = row.git_branch.filter(|b| !b.is_empty() && *b != "HEAD")
             && self.digest.branch.as_deref() != Some(branch)
@@ -207,9 +216,12 @@ impl DigestBuilder {
             Some("summary")
                 if row
                     .leaf_uuid
-                    .is_some_and(|leaf| self.rows_read.contains(leaf)) =>
+                    .as_deref()
+                    .is_some_and(|leaf| self.rows_read.contains(&row_key(leaf))) =>
             {
-                self.summary_title.clone_from(&row.summary);
+                if let Some(summary) = &row.summary {
+                    self.summary_title = Some(summary.clone());
+                }
             }
             Some("pr-link") => {
                 if let Some(url) = &row.pr_url {
@@ -781,4 +793,26 @@ fn tool_use_id(head: &[u8]) -> Option<String> {
     let start = memchr::memmem::find(head, key)? + key.len();
     let end = memchr::memchr(b'"', &head[start..])? + start;
     String::from_utf8(head[start..end].to_vec()).ok()
+}
+
+/// A row's uuid as a set key: its 128 bits when it is a uuid, else a hash of it, so that the
+/// rows of a 200 MB transcript cost a few megabytes to remember.
+fn row_key(uuid: &str) -> u128 {
+    let hex: String = uuid.chars().filter(|c| *c != '-').collect();
+    if hex.len() == 32
+        && let Ok(key) = u128::from_str_radix(&hex, 16)
+    {
+        return key;
+    }
+    let mut hasher = DefaultHasher::new();
+    uuid.hash(&mut hasher);
+    u128::from(hasher.finish())
+}
+
+/// The uuid of a row too large to parse, from its first `"uuid":"…"`.
+fn row_uuid(line: &[u8]) -> Option<&str> {
+    const KEY: &[u8] = b"\"uuid\":\"";
+    let start = memchr::memmem::find(line, KEY)? + KEY.len();
+    let length = memchr::memchr(b'"', line.get(start..)?)?;
+    std::str::from_utf8(&line[start..start + length]).ok()
 }

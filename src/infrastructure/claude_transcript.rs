@@ -968,11 +968,33 @@ mod tests {
     #[case::an_error_left_as_a_title(&[r#"{"type":"summary","summary":"API Error: 401 · Please run /login","leafUuid":"u-gone"}"#, LEAF], None)]
     #[case::a_leaf_only_read_later(&[r#"{"type":"summary","summary":"Retry budget","leafUuid":"u-leaf"}"#, LEAF], None)]
     #[case::no_leaf(&[LEAF, r#"{"type":"summary","summary":"Retry budget"}"#], None)]
+    #[case::an_escaped_uuid(&[r#"{"type":"assistant","uuid":"u\u002dleaf","message":{"content":[{"type":"text","text":"done"}]}}"#, r#"{"type":"summary","summary":"Retry budget","leafUuid":"u-leaf"}"#], Some("Retry budget"))]
+    #[case::a_leaf_without_a_summary_keeps_the_title(&[LEAF, r#"{"type":"summary","summary":"Retry budget","leafUuid":"u-leaf"}"#, r#"{"type":"summary","leafUuid":"u-leaf"}"#], Some("Retry budget"))]
     fn a_summary_titles_the_session_only_when_its_leaf_is_read_here(
         #[case] lines: &[&str],
         #[case] title: Option<&str>,
     ) {
         assert_eq!(digest_of(lines).title.as_deref(), title);
+    }
+
+    #[test]
+    fn a_bulky_tool_result_can_be_a_summary_leaf() {
+        let result = format!(
+            r#"{{"type":"user","message":{{"content":[{{"type":"tool_result","tool_use_id":"t1","content":"{} \"uuid\":\"u-inner\""}}]}},"uuid":"0b4a7c2e-1f3d-4e5a-9b6c-7d8e9f0a1b2c","toolUseResult":{{"uuid":"u-later"}}}}"#,
+            "z".repeat(BULKY_ROW)
+        );
+        let summary = r#"{"type":"summary","summary":"Retry budget","leafUuid":"0b4a7c2e-1f3d-4e5a-9b6c-7d8e9f0a1b2c"}"#;
+        assert!(is_bulky_tool_result(result.as_bytes()));
+        assert_eq!(
+            digest_of(&[&result, summary]).title.as_deref(),
+            Some("Retry budget")
+        );
+        let inner = r#"{"type":"summary","summary":"Inner","leafUuid":"u-inner"}"#;
+        assert_eq!(
+            digest_of(&[&result, inner]).title,
+            None,
+            "a quoted uuid is text"
+        );
     }
 
     const STATUS_AHEAD: &str = r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"On branch main\nYour branch is ahead of 'origin/main' by 2 commits."}]}}"#;

@@ -149,8 +149,19 @@ static ALWAYS_NEVER: LazyLock<Regex> =
     LazyLock::new(|| regex(r"(?i)^(always|never|never ever|don't ever|do not ever)\s+\S"));
 
 /// An "always" or "never" that opens a later clause of a sentence.
-static TRAILING_ALWAYS_NEVER: LazyLock<Regex> =
-    LazyLock::new(|| regex(r"(?i)[,;]\s+(always|never)\s+\S"));
+static TRAILING_ALWAYS_NEVER: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"(?i)[,;，；—–]\s*(and\s+|but\s+)?(please\s+)?(?P<rule>(always|never)\s+\S)")
+});
+
+/// A clause that tells the assistant what to do now: it opens on a verb of the work.
+static TASK_INSTRUCTION: LazyLock<Regex> = LazyLock::new(|| {
+    regex(concat!(
+        r"(?i)^\s*(please |just |now |ok,? |okay,? )*",
+        r"(complete|finish|fix|do|make|build|run|test|check|verify|deploy|merge|rebase|commit|push|",
+        r"write|add|update|install|create|clean|refactor|review|implement|continue|go|use|try|save|",
+        r"open|close|remove|delete|rename|move|format|release|publish|ship|tag|document|edit|change)\b",
+    ))
+});
 
 static DONT: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)^(don't|do not|dont)\s+(?P<rest>.+)$"));
 
@@ -276,11 +287,21 @@ pub fn classify_sentence(sentence: &str) -> Option<Candidate> {
     }
 }
 
-/// "Complete the commit, always verify and run hooks": a standing rule added to a task as
-/// its last clause, read on its own.
+/// "Complete the commit, always verify and run hooks": a standing rule added as a later clause
+/// to an instruction for the task at hand, read on its own. Only after a plain instruction: a
+/// condition ("If the build fails, never…"), a report ("Ran it twice, never got…") or someone
+/// else's words would lose what bounds the rule.
 fn trailing_rule(text: &str) -> Option<Candidate> {
-    let at = TRAILING_ALWAYS_NEVER.find(text)?;
-    english(text[at.start()..].trim_start_matches([',', ';', ' ']))
+    let found = TRAILING_ALWAYS_NEVER.captures(text)?;
+    let rule = found.name("rule")?;
+    let head = &text[..found.get(0)?.start()];
+    let clause = &text[rule.start()..];
+    // "…, and never skip it again": a rule about the thing at hand is no rule once apart.
+    let stands_apart = !DEICTIC_ANYWHERE.is_match(clause);
+    let instruction = TASK_INSTRUCTION.is_match(head) && !head.contains('?');
+    (instruction && stands_apart)
+        .then(|| english(clause))
+        .flatten()
 }
 
 fn english(sentence: &str) -> Option<Candidate> {
@@ -698,6 +719,18 @@ mod tests {
         Family::Imperative,
         "Always verify and run hooks."
     )]
+    #[case::and_always_after_a_comma(
+        "Update the changelog, and always run clippy before committing",
+        LearningKind::Pattern,
+        Family::Imperative,
+        "Always run clippy before committing."
+    )]
+    #[case::always_after_a_dash_and_please(
+        "Merge it — please always squash feature branches",
+        LearningKind::Pattern,
+        Family::Imperative,
+        "Always squash feature branches."
+    )]
     #[case::dont(
         "Don't add comments that restate the code.",
         LearningKind::Pattern,
@@ -857,6 +890,16 @@ mod tests {
     #[case::always_in_a_later_clause_describing("It fails again, always the same error.")]
     #[case::never_mind_in_a_later_clause("Run the tests, never mind the linter.")]
     #[case::always_in_a_later_clause_reporting("I tried twice, always failed.")]
+    #[case::a_condition_bounds_the_rule("If the build fails on main, never force-push the branch.")]
+    #[case::an_occasion_bounds_the_rule("When deploying to staging, always skip the migrations.")]
+    #[case::a_task_scope_bounds_the_rule("For this PR, never touch the lockfile.")]
+    #[case::someone_elses_words("Dana said to merge it, always squash first.")]
+    #[case::a_question_without_its_mark("Can you fix this, always use rg")]
+    #[case::a_report("Ran it three times, never got past the login screen.")]
+    #[case::pleasantry("Sure, always happy to help.")]
+    #[case::an_opinion("I think we should rebase, always keeping the history linear.")]
+    #[case::a_crash_report("It crashed on startup, always with a segfault.")]
+    #[case::about_the_thing_at_hand("Fix the flaky test, and never skip it again.")]
     #[case::what_if("What if we never cached the tokens at all.")]
     #[case::lets("Let's use a HashMap here instead of the Vec.")]
     #[case::maybe("Maybe we should use Postgres instead of SQLite.")]

@@ -2,7 +2,7 @@
 //! to every later occasion ("from now on", "every time you …", "ask me before …"), recurring
 //! work done "without X", polite requests that set a lasting behaviour, and stated facts
 //! about where the project runs ("we are on X", "we will use X only", "hosted on Y", "the
-//! repo is a fork", "all amounts in Rupiah").
+//! repo is a fork", "M-Claude is our repo", "all amounts in Rupiah").
 
 use std::sync::LazyLock;
 
@@ -183,10 +183,31 @@ static FORK: LazyLock<Regex> = LazyLock::new(|| {
     regex(r"(?i)\b(is|it's|is just) (a|our|my) fork( of)?\b|\bforked (it )?from\b")
 });
 
-/// A named repository the user calls their own: "M-Claude is our repo and local folder".
+/// A named repository the user calls their own: "M-Claude is our repo and local folder". The
+/// noun ends its phrase ("Jira is our project tracker" names no repository).
 static OWN_REPOSITORY: LazyLock<Regex> = LazyLock::new(|| {
-    regex(r"(?i)^(?P<name>[\w.@/-]*[\w@-]) is (our|my) (own )?(repo|repository|project|codebase)\b")
+    regex(concat!(
+        r"(?i)^(?P<name>[\w.@/-]*[\w@-]) is (our|my) (own )?(repo|repository|project|codebase)",
+        r"(\s*$|\s*[.,;:!(]|\s+(and|on|at|in)\b)",
+    ))
 });
+
+/// Words that open "… is our repo" without naming one ("this is our repo", "here is my
+/// project structure").
+const NOT_A_NAME: [&str; 12] = [
+    "this",
+    "that",
+    "it",
+    "here",
+    "there",
+    "what",
+    "which",
+    "who",
+    "where",
+    "below",
+    "above",
+    "everything",
+];
 
 /// A unit, currency or language every value of a kind is written in.
 static ALL_IN: LazyLock<Regex> = LazyLock::new(|| {
@@ -408,7 +429,7 @@ pub(super) fn project_fact(text: &str) -> Option<Candidate> {
     let hosted = (HOSTED.is_match(text) || HOSTED_NOTE.is_match(text)) && !WHEN.is_match(text);
     let own_repository = OWN_REPOSITORY
         .captures(text)
-        .is_some_and(|found| !DEICTIC.is_match(&found["name"]));
+        .is_some_and(|found| !NOT_A_NAME.contains(&found["name"].to_lowercase().as_str()));
     if hosted || FORK.is_match(text) || own_repository {
         return fact(0.8);
     }
@@ -483,6 +504,7 @@ mod tests {
         "M-Claude is our repo and local folder(documents\\M-Claude",
         Family::ProjectFact
     )]
+    #[case::own_hyphenated_repository("rate-it is our project.", Family::ProjectFact)]
     #[case::all_amounts("All amounts in Rupiah, no decimals.", Family::ProjectFact)]
     #[case::make_sure_always(
         "make sure you always run the formatter before committing",
@@ -518,6 +540,11 @@ mod tests {
     #[rstest]
     #[case::for_now("From now on until the release, skip the slow tests for now.")]
     #[case::this_is_our_repo("this is our repo, look around")]
+    #[case::it_is_my_project("It is my project.")]
+    #[case::here_is_my_project_structure("Here is my project structure")]
+    #[case::what_is_our_repo_called("What is our repo called")]
+    #[case::a_project_manager("Claude is my project manager")]
+    #[case::a_project_tracker("Jira is our project tracker")]
     #[case::label_on_a_task("Rule: fix the test for now")]
     #[case::label_too_short("Policy: strict.")]
     #[case::asking_about_co_authors("should the commit have no co-author?")]
