@@ -12,10 +12,12 @@
 //! (sessions 79-86, split `fresh8`), `seen10` (sessions 87-88, split `fresh9`), `seen11`
 //! (sessions 89-91, split `fresh10`), `seen12` (sessions 92-93, split `fresh11`),
 //! `seen13` (sessions 94-96, split `fresh12`), `seen14` (sessions 97-101, split
-//! `fresh13`) and `seen15` (sessions 102-106, split `fresh14`), each measured once and tuned
-//! on since. `-- --heldout` adds the held-out part (sessions 107 on, split `fresh15`, none
-//! yet; measure it once, when tuning is done). `-- --detail tune` (or `seen` … `seen15`) adds each
-//! session's missed facts and its injected text; the held-out part is never shown in detail.
+//! `fresh13`), `seen15` (sessions 102-106, split `fresh14`), `seen16` (sessions 107-112,
+//! split `fresh15`), `seen17` (sessions 113-118, split `fresh16`) and `seen18` (sessions
+//! 119-124, split `fresh17`), each measured once and tuned on since. `-- --heldout` adds the
+//! held-out part (sessions 125 on, split `fresh18`; measure it once, when tuning is done).
+//! `-- --detail tune` (or `seen` … `seen18`) adds each session's missed facts and its injected
+//! text; the held-out part is never shown in detail.
 
 use std::path::Path;
 
@@ -27,7 +29,7 @@ use carryover::domain::seed::Timestamp;
 use carryover::infrastructure::ClaudeTranscriptReader;
 use serde::Deserialize;
 
-const GOLD: [&str; 18] = [
+const GOLD: [&str; 20] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
@@ -46,6 +48,8 @@ const GOLD: [&str; 18] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh14.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh15.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh16.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh17.json"),
 ];
 
 #[derive(Deserialize)]
@@ -108,7 +112,7 @@ fn main() {
     );
     println!("|---|---:|---:|---:|---:|---:|");
     // The held-out part is measured once, when a change is done being tuned: `--heldout`.
-    // The earlier held-out parts have been measured and are tuned on: `seen` to `seen15`.
+    // The earlier held-out parts have been measured and are tuned on: `seen` to `seen18`.
     let mut splits = vec![
         ("tune", "tune"),
         ("seen", "heldout"),
@@ -127,9 +131,11 @@ fn main() {
         ("seen14", "fresh13"),
         ("seen15", "fresh14"),
         ("seen16", "fresh15"),
+        ("seen17", "fresh16"),
+        ("seen18", "fresh17"),
     ];
     if args.iter().any(|arg| arg == "--heldout") {
-        splits.push(("heldout", "fresh16"));
+        splits.push(("heldout", "fresh18"));
     }
     for &(split, stored) in &splits {
         let scored: Vec<(&Session, Scored)> = sessions
@@ -151,7 +157,7 @@ fn main() {
             chars.iter().sum::<usize>() as f64 / chars.len().max(1) as f64,
             chars.iter().max().unwrap_or(&0),
         );
-        if detail.as_deref() == Some(split) && split != "heldout" {
+        if detail.as_deref() == Some(split) && !split.starts_with("heldout") {
             for (session, scored) in &scored {
                 eprintln!(
                     "\n== {} {}/{} facts, {} chars, noise {:?}",
