@@ -65,6 +65,9 @@ pub fn answered_question(reply: &str, request: &str) -> Option<Answer> {
     {
         return None;
     }
+    if let Some(picked) = picked_option(reply, answer) {
+        return Some(picked);
+    }
     let question = closing_question(reply).filter(|question| !is_offer(question))?;
     if is_only_secrets(answer) {
         return None;
@@ -73,6 +76,61 @@ pub fn answered_question(reply: &str, request: &str) -> Option<Answer> {
         question,
         answer: answer.split_whitespace().collect::<Vec<_>>().join(" "),
     })
+}
+
+/// The option a bare pick ("2", "option 2.") chooses among the numbered options that close
+/// the reply, with the line that introduces them as the question: "2" alone tells the next
+/// session nothing.
+fn picked_option(reply: &str, answer: &str) -> Option<Answer> {
+    let lower = answer.to_lowercase();
+    let number: usize = lower
+        .strip_prefix("option")
+        .unwrap_or(&lower)
+        .trim()
+        .trim_end_matches(['.', ')'])
+        .parse()
+        .ok()?;
+    let (lead, options) = closing_options(reply)?;
+    let (_, option) = options.iter().find(|(n, _)| *n == number)?;
+    let option = option.replace("**", "");
+    Some(Answer {
+        question: clip(&lead, MAX_QUESTION_CHARS),
+        answer: clip(&format!("{number}. {}", option.trim()), MAX_ANSWER_CHARS),
+    })
+}
+
+/// The numbered list that closes the reply (at most a closing line after it, such as "What
+/// would you like to do?") and the line that introduces it.
+fn closing_options(reply: &str) -> Option<(String, Vec<(usize, &str)>)> {
+    let lines: Vec<&str> = reply.trim_end().lines().collect();
+    let last_item = lines
+        .iter()
+        .rposition(|line| numbered_line(line).is_some())?;
+    let after: Vec<&&str> = lines[last_item + 1..]
+        .iter()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    if after.len() > 1 {
+        return None;
+    }
+    let mut first_item = last_item;
+    while first_item > 0 && numbered_line(lines[first_item - 1]).is_some() {
+        first_item -= 1;
+    }
+    let options: Vec<(usize, &str)> = lines[first_item..=last_item]
+        .iter()
+        .filter_map(|line| numbered_line(line))
+        .collect();
+    let numbered_from_one = options
+        .iter()
+        .enumerate()
+        .all(|(at, (number, _))| *number == at + 1);
+    let lead = lines[..first_item]
+        .iter()
+        .rev()
+        .map(|line| line.trim().trim_matches(['*', '#', '>', '-', ' ']).trim())
+        .find(|line| !line.is_empty())?;
+    (numbered_from_one && options.len() >= 2).then(|| (lead.replace("**", ""), options))
 }
 
 /// Numbered answers longer than this in all are a document of the user's, not answers.
@@ -496,6 +554,37 @@ mod tests {
             .map(|(question, answer)| ((*question).to_owned(), (*answer).to_owned()))
             .collect();
         assert_eq!(found, expected);
+    }
+
+    const OPTIONS: &str = "Repository cycled.\n\n**Would you like to:**\n1. Continue with slate troubleshooting?\n2. **Proceed with MSYS2 rebase** (close Claude Code)?\n3. Something else?";
+
+    #[rstest]
+    #[case::a_bare_number(OPTIONS, "2", Some(("Would you like to:", "2. Proceed with MSYS2 rebase (close Claude Code)?")))]
+    #[case::option_and_a_number(OPTIONS, "Option 1.", Some(("Would you like to:", "1. Continue with slate troubleshooting?")))]
+    #[case::a_closing_question_after_the_list(
+        "Three ways:\n\n1. Rebase\n2. Merge\n\nWhich one?",
+        "2",
+        Some(("Three ways:", "2. Merge"))
+    )]
+    #[case::a_number_not_offered(OPTIONS, "5", None)]
+    #[case::a_list_not_closing_the_reply(
+        "Steps:\n1. Build\n2. Test\n\nThen I ran them.\n\nAll green. Go on?",
+        "2",
+        None
+    )]
+    #[case::a_list_from_two("Left:\n2. Lint\n3. Docs\n\nWhich next?", "2", None)]
+    fn a_bare_pick_names_the_option_it_picks(
+        #[case] reply: &str,
+        #[case] request: &str,
+        #[case] expected: Option<(&str, &str)>,
+    ) {
+        let found = picked_option(reply, request);
+        assert_eq!(
+            found
+                .as_ref()
+                .map(|answer| (answer.question.as_str(), answer.answer.as_str())),
+            expected
+        );
     }
 
     #[test]
