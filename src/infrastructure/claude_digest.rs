@@ -17,7 +17,7 @@ use crate::domain::transcript::{
     check_summary, clean_request, command_gist, find_links, is_check_command, is_named,
     is_plan_file, is_read_only_command, merged_pull_request, named_paths, parse_commit,
     parse_logged_commit, parse_push, pull_request_suggestion, puts_everything_away, read_status,
-    refused, remembered_note, stages_everything, user_shell_input, user_shell_output,
+    refused, remembered_note, stages_everything, tool_answers, user_shell_input, user_shell_output,
     vulnerability_notice,
 };
 
@@ -135,6 +135,8 @@ enum Pending {
     Opened,
     /// A GitHub MCP call that merges the pull request of that number.
     Merge(Option<u64>),
+    /// The client's question tool: the user's picks are in the result.
+    Question,
 }
 
 /// Accumulates a digest row by row.
@@ -450,6 +452,7 @@ impl DigestBuilder {
             name if is_github_mcp(name, "merge_pull_request") => {
                 Some(Pending::Merge(input.pull_number))
             }
+            "AskUserQuestion" => Some(Pending::Question),
             "ExitPlanMode" => {
                 let file = input.plan_file_path.or_else(|| self.plan_file.clone());
                 self.digest.plan = input
@@ -544,6 +547,7 @@ impl DigestBuilder {
                     todo.status = status;
                 }
             }
+            Pending::Question => self.digest.record_answers(tool_answers(output)),
             Pending::TaskCreate(_)
             | Pending::Command(_)
             | Pending::Plan

@@ -203,6 +203,16 @@ impl SessionDigest {
         }
     }
 
+    /// Records the user's picks in the client's question tool, asked in this order; the
+    /// newest [`ANSWERS_KEPT`] answers are kept once the session is read.
+    pub fn record_answers(&mut self, answers: Vec<Answer>) {
+        // Listed newest first in the handoff: the first question asked leads.
+        self.answers.extend(answers.into_iter().rev());
+        if self.answers.len() > 2 * ANSWERS_KEPT {
+            self.answers.drain(..ANSWERS_KEPT);
+        }
+    }
+
     /// The requests as kept once the session is read: the first few and the last ones.
     pub fn trim_requests(&mut self) {
         let extra = self.answers.len().saturating_sub(ANSWERS_KEPT);

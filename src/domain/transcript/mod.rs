@@ -6,6 +6,7 @@ mod digest;
 mod injection;
 mod numbered_link;
 mod plan;
+mod question_tool;
 mod refusal;
 mod request;
 mod usage;
@@ -25,6 +26,7 @@ pub use digest::{
 pub use injection::PriorInjection;
 pub use numbered_link::{LinkKind, NumberedLink, link_label};
 pub use plan::{Plan, PlanVerdict, implemented_plan, is_plan_file, plan_request};
+pub use question_tool::tool_answers;
 pub use refusal::{Refusal, RefusedAction, refused};
 pub use request::{clean_request, remembered_note};
 pub use usage::{CompactBoundary, ContextUsage};
