@@ -16,8 +16,8 @@
 //! split `fresh15`), `seen17` (sessions 113-118, split `fresh16`), `seen18` (sessions
 //! 119-124, split `fresh17`), `seen19` (sessions 125-130, split `fresh18`) and `seen20`
 //! (sessions 131-136, split `fresh19`), each measured once and tuned on since. `-- --heldout`
-//! adds the held-out part (sessions 137 on, split `fresh20`, none yet; measure it once, when
-//! tuning is done). `-- --detail tune` (or `seen` … `seen20`) adds each session's missed
+//! adds the held-out part (sessions 137-142, split `fresh20`, built on 2026-11-24 and not
+//! measured yet; measure it once, when tuning is done). `-- --detail tune` (or `seen` … `seen20`) adds each session's missed
 //! facts and its injected text; the held-out part is never shown in detail.
 
 use std::path::Path;
@@ -30,7 +30,7 @@ use carryover::domain::seed::Timestamp;
 use carryover::infrastructure::ClaudeTranscriptReader;
 use serde::Deserialize;
 
-const GOLD: [&str; 22] = [
+const GOLD: [&str; 23] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
@@ -53,6 +53,7 @@ const GOLD: [&str; 22] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh17.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh18.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh19.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh20.json"),
 ];
 
 #[derive(Deserialize)]
