@@ -802,10 +802,21 @@ fn tool_use_id(head: &[u8]) -> Option<String> {
 /// A row's uuid as a set key: its 128 bits when it is a uuid, else a hash of it, so that the
 /// rows of a 200 MB transcript cost a few megabytes to remember.
 fn row_key(uuid: &str) -> u128 {
-    let hex: String = uuid.chars().filter(|c| *c != '-').collect();
-    if hex.len() == 32
-        && let Ok(key) = u128::from_str_radix(&hex, 16)
-    {
+    let mut key: u128 = 0;
+    let mut digits = 0;
+    for digit in uuid.chars().filter(|c| *c != '-').map(|c| c.to_digit(16)) {
+        match digit {
+            Some(value) if digits < 32 => {
+                key = key << 4 | u128::from(value);
+                digits += 1;
+            }
+            _ => {
+                digits = 0;
+                break;
+            }
+        }
+    }
+    if digits == 32 {
         return key;
     }
     let mut hasher = DefaultHasher::new();

@@ -977,6 +977,27 @@ mod tests {
         assert_eq!(digest_of(lines).title.as_deref(), title);
     }
 
+    const ASKED: &str = r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"q1","name":"AskUserQuestion","input":{"questions":[{"question":"Public or private?","options":[{"label":"Public"},{"label":"Private"}]}]}}]}}"#;
+
+    #[rstest::rstest]
+    #[case::picked(r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"q1","content":"User has answered your questions: \"Public or private?\"=\"Private\". You can now continue with the user's answers in mind."}]}}"#, &[("Public or private?", "Private")])]
+    #[case::dismissed(r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"q1","is_error":true,"content":"The user doesn't want to proceed with this tool use. The tool use was rejected."}]}}"#, &[])]
+    fn the_question_tools_picks_are_answers(
+        #[case] result: &str,
+        #[case] expected: &[(&str, &str)],
+    ) {
+        let answers: Vec<(String, String)> = digest_of(&[ASKED, result])
+            .answers
+            .into_iter()
+            .map(|answer| (answer.question, answer.answer))
+            .collect();
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(q, a)| ((*q).to_owned(), (*a).to_owned()))
+            .collect();
+        assert_eq!(answers, expected);
+    }
+
     #[test]
     fn a_bulky_tool_result_can_be_a_summary_leaf() {
         let result = format!(

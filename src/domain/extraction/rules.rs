@@ -157,7 +157,7 @@ static TRAILING_ALWAYS_NEVER: LazyLock<Regex> = LazyLock::new(|| {
 static TASK_INSTRUCTION: LazyLock<Regex> = LazyLock::new(|| {
     regex(concat!(
         r"(?i)^\s*(please |just |now |ok,? |okay,? )*",
-        r"(complete|finish|fix|do|make|build|run|test|check|verify|deploy|merge|rebase|commit|push|",
+        r"(complete|finish|fix|make|build|run|test|check|verify|deploy|merge|rebase|commit|push|",
         r"write|add|update|install|create|clean|refactor|review|implement|continue|go|use|try|save|",
         r"open|close|remove|delete|rename|move|format|release|publish|ship|tag|document|edit|change)\b",
     ))
@@ -900,6 +900,8 @@ mod tests {
     #[case::an_opinion("I think we should rebase, always keeping the history linear.")]
     #[case::a_crash_report("It crashed on startup, always with a segfault.")]
     #[case::about_the_thing_at_hand("Fix the flaky test, and never skip it again.")]
+    #[case::a_question_opening_on_do("Do you see it, always the same?")]
+    #[case::a_question_without_its_mark_on_do("Do you remember, always use rg for searching")]
     #[case::what_if("What if we never cached the tokens at all.")]
     #[case::lets("Let's use a HashMap here instead of the Vec.")]
     #[case::maybe("Maybe we should use Postgres instead of SQLite.")]

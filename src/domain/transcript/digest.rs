@@ -181,14 +181,10 @@ impl SessionDigest {
         if self.ending == Ending::Replied
             && let Some(reply) = &self.last_assistant_message
         {
-            // The handoff lists answers newest first: numbered ones go in last-asked first,
-            // so that the first question asked leads.
-            self.answers
-                .extend(answers_to(reply, &request).into_iter().rev());
-            if self.answers.len() > 2 * ANSWERS_KEPT {
-                self.answers.drain(..ANSWERS_KEPT);
-            }
-            self.turn_replies.push(reply.clone());
+            let answers = answers_to(reply, &request);
+            let reply = reply.clone();
+            self.record_answers(answers);
+            self.turn_replies.push(reply);
             if self.turn_replies.len() > 2 * TURN_REPLIES_KEPT {
                 self.turn_replies.drain(..TURN_REPLIES_KEPT);
             }
@@ -203,10 +199,12 @@ impl SessionDigest {
         }
     }
 
-    /// Records the user's picks in the client's question tool, asked in this order; the
-    /// newest [`ANSWERS_KEPT`] answers are kept once the session is read.
+    /// Records the user's answers to the assistant's questions (typed, or picked in the
+    /// client's question tool), in the order asked; the newest [`ANSWERS_KEPT`] are kept once
+    /// the session is read.
     pub fn record_answers(&mut self, answers: Vec<Answer>) {
-        // Listed newest first in the handoff: the first question asked leads.
+        // The handoff lists answers newest first: those of one turn go in last-asked first,
+        // so that the first question asked leads.
         self.answers.extend(answers.into_iter().rev());
         if self.answers.len() > 2 * ANSWERS_KEPT {
             self.answers.drain(..ANSWERS_KEPT);
