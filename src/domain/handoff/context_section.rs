@@ -1,6 +1,8 @@
 //! The newest handoff as the session start shows it: compact, within its share of the
 //! budget, pointing at the full file.
 
+use std::collections::HashSet;
+
 use crate::domain::context::Section;
 use crate::domain::format::{data_line, relative_time};
 use crate::domain::seed::Timestamp;
@@ -86,15 +88,27 @@ pub fn handoff_section(
     // Stable: sections of equal rank keep the file's order. Items drop from the end, so the
     // least important go first when the share is tight.
     ordered.sort_by_key(|(rank, _, _)| *rank);
+    let todos_shown = todos_among_threads(handoff);
     for (_, heading, lines) in ordered {
+        // The open todos are threads already; listing them again as steps only spends room.
+        let lines: Vec<&String> = match heading {
+            SECTION_IN_PROGRESS | SECTION_NEXT_STEPS => lines
+                .iter()
+                .filter(|line| !todos_shown.contains(item_text(line)))
+                .collect(),
+            _ => lines.iter().collect(),
+        };
+        if lines.is_empty() {
+            continue;
+        }
         if !heading.is_empty() {
             section.push_item(format!("{heading}:"));
         }
         let cap = lines_shown(heading);
         // Requests are listed oldest first in the file; the newest matter most here.
         let lines: Box<dyn Iterator<Item = &String>> = match heading == SECTION_REQUESTS {
-            true => Box::new(lines.iter().rev()),
-            false => Box::new(lines.iter()),
+            true => Box::new(lines.into_iter().rev()),
+            false => Box::new(lines.into_iter()),
         };
         for line in lines.take(cap) {
             section.push_item(format!("  {}", data_line(line, MAX_LINE)));
@@ -110,6 +124,27 @@ pub fn handoff_section(
         section.shrink();
     }
     section
+}
+
+/// The todos among the open threads the section shows, as their text reads in the steps.
+fn todos_among_threads(handoff: &ParsedHandoff) -> HashSet<&str> {
+    handoff
+        .sections
+        .iter()
+        .filter(|(heading, _)| heading == SECTION_OPEN)
+        .flat_map(|(_, lines)| lines.iter().take(lines_shown(SECTION_OPEN)))
+        .filter_map(|line| {
+            let todo = item_text(line).strip_prefix("Todo (")?;
+            let (_, text) = todo.split_once("): ")?;
+            // A carried-forward todo says where it comes from; its step (if any) does not.
+            Some(text.split(" (open since session ").next().unwrap_or(text))
+        })
+        .collect()
+}
+
+/// A section line without its list marker.
+fn item_text(line: &str) -> &str {
+    line.strip_prefix("- ").unwrap_or(line).trim()
 }
 
 /// Where a section goes: what the session set out to do and what it left open first, its
@@ -149,6 +184,7 @@ fn lines_shown(heading: &str) -> usize {
 mod tests {
     use super::*;
     use crate::domain::handoff::read_handoff;
+    use rstest::rstest;
 
     fn fixture() -> ParsedHandoff {
         read_handoff(include_str!("../../../tests/fixtures/handoff/handoff.md")).unwrap()
@@ -291,4 +327,47 @@ mod tests {
         assert!(cut.contains("  - First request: build it"), "{cut}");
         assert!(cut.contains("(+2 more not shown)"), "{cut}");
     }
+
+    #[rstest]
+    #[case::a_todo_thread_is_not_a_step_again(
+        "- Todo (pending): Deploy it\n- Todo (in progress): Test it",
+        "- Test it",
+        "- Deploy it",
+        false,
+        false
+    )]
+    #[case::a_step_no_thread_names_stays("- Todo (pending): Deploy it", "- Test it", "- Write docs", true, true)]
+    #[case::a_carried_todo_is_matched_without_its_origin(
+        "- Todo (pending): Deploy it (open since session 0000aaaa)",
+        "- Test it",
+        "- Deploy it",
+        true,
+        false
+    )]
+    fn open_todos_are_not_listed_again_as_steps(
+        #[case] threads: &str,
+        #[case] in_progress: &str,
+        #[case] next: &str,
+        #[case] progress_shown: bool,
+        #[case] next_shown: bool,
+    ) {
+        let text = shown_now(&format!(
+            "---\nsession_id: s1\n---\n## Open Threads\n{threads}\n\n## What's In Progress\n{in_progress}\n\n## Suggested Next Steps\n{next}\n"
+        ));
+        assert_eq!(text.contains("What's In Progress:"), progress_shown, "{text}");
+        assert_eq!(text.contains("Suggested Next Steps:"), next_shown, "{text}");
+        assert!(text.contains("Todo (pending): Deploy it"), "{text}");
+    }
+
+    #[test]
+    fn a_todo_the_threads_cap_hides_is_still_a_step() {
+        let threads: String = (0..9)
+            .map(|n| format!("- Todo (pending): step {n}\n"))
+            .collect();
+        let text = shown_now(&format!(
+            "---\nsession_id: s1\n---\n## Open Threads\n{threads}\n## Suggested Next Steps\n- step 8\n"
+        ));
+        assert!(text.contains("Suggested Next Steps:\n  - step 8"), "{text}");
+    }
 }
+
