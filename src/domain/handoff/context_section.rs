@@ -336,7 +336,13 @@ mod tests {
         false,
         false
     )]
-    #[case::a_step_no_thread_names_stays("- Todo (pending): Deploy it", "- Test it", "- Write docs", true, true)]
+    #[case::a_step_no_thread_names_stays(
+        "- Todo (pending): Deploy it",
+        "- Test it",
+        "- Write docs",
+        true,
+        true
+    )]
     #[case::a_carried_todo_is_matched_without_its_origin(
         "- Todo (pending): Deploy it (open since session 0000aaaa)",
         "- Test it",
@@ -354,7 +360,11 @@ mod tests {
         let text = shown_now(&format!(
             "---\nsession_id: s1\n---\n## Open Threads\n{threads}\n\n## What's In Progress\n{in_progress}\n\n## Suggested Next Steps\n{next}\n"
         ));
-        assert_eq!(text.contains("What's In Progress:"), progress_shown, "{text}");
+        assert_eq!(
+            text.contains("What's In Progress:"),
+            progress_shown,
+            "{text}"
+        );
         assert_eq!(text.contains("Suggested Next Steps:"), next_shown, "{text}");
         assert!(text.contains("Todo (pending): Deploy it"), "{text}");
     }
@@ -370,4 +380,3 @@ mod tests {
         assert!(text.contains("Suggested Next Steps:\n  - step 8"), "{text}");
     }
 }
-

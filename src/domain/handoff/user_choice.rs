@@ -2,13 +2,17 @@
 //! decisions a next session must not reopen.
 
 /// Phrases that mark a choice, in the languages of the real sessions measured.
-const CHOICE_MARKERS: [&str; 34] = [
+const CHOICE_MARKERS: [&str; 39] = [
     "let's go with",
     "lets go with",
     "go with ",
     "let's use",
     "lets use",
     "instead of",
+    "instead we",
+    "instead do",
+    "better not to",
+    "better to ",
     "rather than",
     "i prefer",
     "we'll use",
@@ -21,6 +25,7 @@ const CHOICE_MARKERS: [&str; 34] = [
     "option ",
     "nehmen wir",
     "lass uns",
+    "entscheid",
     "statt ",
     "にしよう",
     "でいこう",
@@ -84,6 +89,16 @@ mod tests {
     #[case("option 5, single line", true)]
     #[case("算了，不禁用他", true)]
     #[case("スカッシュマージにしよう", true)]
+    #[case(
+        "given the privacy focus, I think its better not to store any PII",
+        true
+    )]
+    #[case(
+        "we aren't to use cufft. Instead we have to roll the convolution ourselves",
+        true
+    )]
+    #[case("wir hatten die Entscheidung: nur die MCP-Tools benutzen", true)]
+    #[case("Instead stage the latest changes and commit", false)]
     #[case("fix the login bug", false)]
     #[case("/kitchen:order use the plan instead of the draft", false)]
     fn recognises_choices(#[case] request: &str, #[case] expected: bool) {
