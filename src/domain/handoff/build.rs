@@ -147,7 +147,8 @@ pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Times
         decisions: decisions(digest, &summary.decisions, scope.root),
         next_steps: todos(TodoStatus::Pending),
         requests: {
-            let later = digest.user_requests.get(1..).unwrap_or_default();
+            let quoted = requests_in_goal(&digest.user_requests);
+            let later = digest.user_requests.get(quoted..).unwrap_or_default();
             let skip = later.len().saturating_sub(REQUESTS_KEPT);
             later[skip..].iter().map(|r| clip(r, MAX_ITEM)).collect()
         },
@@ -231,15 +232,35 @@ fn goal(digest: &SessionDigest) -> Vec<String> {
     if let Some(title) = &digest.title {
         goal.push(format!("Title: {}", clip(title, MAX_ITEM)));
     }
-    let mut requests = digest.user_requests.iter();
-    if let Some(first) = requests.next() {
-        let text = match (first.chars().count() < TERSE_REQUEST, requests.next()) {
-            (true, Some(next)) => format!("{first} → {next}"),
-            _ => plan_request(first).unwrap_or_else(|| first.clone()),
-        };
-        goal.push(format!("First request: {}", clip(&text, MAX_GOAL)));
-    }
+    let requests = &digest.user_requests;
+    let Some(first) = requests.first() else {
+        return goal;
+    };
+    let quoted = requests_in_goal(requests);
+    let text = match quoted {
+        1 => plan_request(first).unwrap_or_else(|| first.clone()),
+        _ => requests[..quoted]
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" → "),
+    };
+    goal.push(format!("First request: {}", clip(&text, MAX_GOAL)));
     goal
+}
+
+/// Terse requests at most that the goal runs on through.
+const TERSE_OPENINGS: usize = 3;
+
+/// How many of the first requests the goal quotes: terse openings ("hi", "whoami") run on to
+/// the first request that says what is wanted, or to the second when none does soon.
+fn requests_in_goal(requests: &[String]) -> usize {
+    let opening = requests
+        .iter()
+        .position(|request| request.chars().count() >= TERSE_REQUEST)
+        .filter(|at| *at < TERSE_OPENINGS)
+        .unwrap_or(1);
+    (opening + 1).min(requests.len())
 }
 
 /// Commits (newest first; a subject committed again, after a rebase or an amend, once),
@@ -408,6 +429,20 @@ mod tests {
     use super::*;
     use crate::domain::transcript::{Answer, CheckRun, Commit, Ending, TodoItem};
     use rstest::rstest;
+
+    #[rstest]
+    #[case::a_request_that_says_it(&["Fix the flaky login test on CI"], 1)]
+    #[case::terse_openings_run_on(&["hi", "whoami", "ssh into slate and uninstall the cloud services", "go"], 3)]
+    #[case::a_terse_one_then_anything(&["hi", "fix the login test please, it flakes"], 2)]
+    #[case::only_terse_ones(&["hi", "ls", "pwd", "go on"], 2)]
+    #[case::a_single_terse_one(&["hi"], 1)]
+    fn the_goal_quotes_the_requests_that_state_it(
+        #[case] requests: &[&str],
+        #[case] quoted: usize,
+    ) {
+        let requests: Vec<String> = requests.iter().map(|r| (*r).to_owned()).collect();
+        assert_eq!(requests_in_goal(&requests), quoted);
+    }
 
     fn digest() -> SessionDigest {
         let mut digest = SessionDigest {

@@ -45,9 +45,13 @@ const HANDS_ON: [&str; 30] = [
 const BOX_DRAWING: std::ops::RangeInclusive<char> = '\u{2500}'..='\u{257F}';
 
 /// Whether a line only frames a note (`★ Insight ─────` and its closing rule, as Claude
-/// Code's explanatory output style writes them): it takes room and tells nothing.
+/// Code's explanatory output style writes them) or is a markdown rule (`---`): it takes room
+/// and tells nothing.
 fn is_decoration(line: &str) -> bool {
     let bare = line.trim().trim_matches('`').trim();
+    if is_thematic_break(bare) {
+        return true;
+    }
     let Some(rule_at) = bare.find(|c: char| BOX_DRAWING.contains(&c)) else {
         return false;
     };
@@ -58,21 +62,33 @@ fn is_decoration(line: &str) -> bool {
         && (label.is_empty() || (label.starts_with('★') && label.split_whitespace().count() <= 3))
 }
 
+/// A markdown thematic break: three or more of one of `-`, `*`, `_`, spaces between allowed.
+fn is_thematic_break(line: &str) -> bool {
+    let marks: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+    marks.len() >= 3
+        && matches!(marks[0], '-' | '*' | '_')
+        && marks.iter().all(|mark| *mark == marks[0])
+}
+
 /// `text` within `max` characters: whole if it fits, else its first paragraph, its last one and
 /// those between in order while they fit (tables left out), with `…` where some were left out.
 /// When no other paragraph fits whole, the opening runs on to a word boundary; a first
 /// paragraph longer than `max` is cut at a sentence or word. Markdown headings are demoted and
 /// an output style's frames left out.
 pub fn cut_reply(text: &str, max: usize) -> String {
-    let demoted: Vec<String> = text
-        .trim()
-        .lines()
-        .filter(|line| !is_decoration(line))
-        .map(demote)
-        .collect();
-    let text = demoted.join("\n");
+    let mut demoted: Vec<String> = Vec::new();
+    for line in text.trim().lines().filter(|line| !is_decoration(line)) {
+        // A dropped rule leaves the blank lines around it: one separates paragraphs enough.
+        let blank = line.trim().is_empty();
+        if blank && demoted.last().is_none_or(|last| last.trim().is_empty()) {
+            continue;
+        }
+        demoted.push(demote(line));
+    }
+    let joined = demoted.join("\n");
+    let text = joined.trim_end();
     if text.chars().count() <= max {
-        return text;
+        return text.to_owned();
     }
     let paragraphs: Vec<&str> = text
         .split("\n\n")
@@ -219,6 +235,12 @@ mod tests {
         100,
         "- The hook was a dead dependency.\n\nCommitted."
     )]
+    #[case::a_markdown_rule_is_dropped(
+        "**Done**\n\n---\n\nAll green.\n\n* * *\n\nCommitted.",
+        100,
+        "**Done**\n\nAll green.\n\nCommitted."
+    )]
+    #[case::a_list_item_is_no_rule("- - item\n---x", 100, "- - item\n---x")]
     #[case::a_line_with_words_after_its_rule_stays(
         "Cost ── 3 ms a call.",
         100,

@@ -68,7 +68,8 @@ pub fn answered_question(reply: &str, request: &str) -> Option<Answer> {
     if let Some(picked) = picked_option(reply, answer) {
         return Some(picked);
     }
-    let question = closing_question(reply).filter(|question| !is_offer(question))?;
+    let question = closing_question(reply)
+        .filter(|question| !is_offer(question) && !is_invitation(question))?;
     if is_only_secrets(answer) {
         return None;
     }
@@ -356,6 +357,35 @@ fn is_offer(question: &str) -> bool {
     OFFERS.iter().any(|offer| lower.starts_with(offer))
 }
 
+/// Whether the question only invites the next request ("Is there anything else…?", "What would
+/// you like to work on today?"): what the user types next is a new task, not a choice.
+fn is_invitation(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    let asks_what = [
+        "what would you like",
+        "what do you want",
+        "what should we",
+        "what else",
+    ]
+    .iter()
+    .any(|opening| lower.starts_with(opening));
+    lower.contains("anything else")
+        || lower.starts_with("how can i help")
+        || lower.starts_with("what's next")
+        || (asks_what
+            && [
+                "work on",
+                "to do",
+                "me to do",
+                "help with",
+                "next",
+                "today",
+                "else",
+            ]
+            .iter()
+            .any(|task| lower.contains(task)))
+}
+
 /// Openings of an offer to act.
 const OFFERS: [&str; 12] = [
     "want me",
@@ -437,6 +467,21 @@ mod tests {
         Some("Should gists be public or unlisted?")
     )]
     #[case::an_offer_to_act("Done.\n\nWant me to push and open a PR?", "only push", None)]
+    #[case::an_invitation_to_go_on(
+        "Done.\n\nIs there anything else you'd like me to configure?",
+        "push to M-Claude",
+        None
+    )]
+    #[case::an_open_question_about_the_next_task(
+        "Hello!\n\nWhat would you like to work on today?",
+        "whoami",
+        None
+    )]
+    #[case::a_what_question_that_asks_for_a_value(
+        "The file is ready.\n\nWhat would you like to name it?",
+        "notes.md",
+        Some("What would you like to name it?")
+    )]
     #[case::a_bare_approval(ASKS, "yes", None)]
     #[case::an_approval_with_punctuation(ASKS, "ok, go ahead!", None)]
     #[case::a_slash_command(ASKS, "/commit", None)]
