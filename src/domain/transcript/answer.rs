@@ -68,8 +68,9 @@ pub fn answered_question(reply: &str, request: &str) -> Option<Answer> {
     if let Some(picked) = picked_option(reply, answer) {
         return Some(picked);
     }
-    let question = closing_question(reply)
-        .filter(|question| !is_offer(question) && !is_invitation(question))?;
+    let question = closing_question(reply).filter(|question| {
+        !is_offer(question) && !is_invitation(question) && !is_status_check(question)
+    })?;
     if is_only_secrets(answer) {
         return None;
     }
@@ -386,6 +387,31 @@ fn is_invitation(question: &str) -> bool {
             .any(|task| lower.contains(task)))
 }
 
+/// Whether the question asks how something went ("Did it succeed?", "Do you see the prompt
+/// now?"): its answer reports a result, which the work that follows shows, not a choice.
+fn is_status_check(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    STATUS_CHECKS.iter().any(|check| lower.starts_with(check))
+}
+
+/// Openings of a question about how something went.
+const STATUS_CHECKS: [&str; 14] = [
+    "did ",
+    "does it ",
+    "does that ",
+    "does this ",
+    "is it working",
+    "is that working",
+    "was it ",
+    "do you see",
+    "can you see",
+    "what do you see",
+    "what happened",
+    "what does it say",
+    "any luck",
+    "what's the output",
+];
+
 /// Openings of an offer to act.
 const OFFERS: [&str; 12] = [
     "want me",
@@ -481,6 +507,16 @@ mod tests {
         "The file is ready.\n\nWhat would you like to name it?",
         "notes.md",
         Some("What would you like to name it?")
+    )]
+    #[case::a_check_on_how_it_went(
+        "Run `sudo -v` in your terminal.\n\nDid it succeed?",
+        "you run it",
+        None
+    )]
+    #[case::a_check_on_what_the_user_sees(
+        "Reload the page.\n\nDo you see the banner now?",
+        "still the old one",
+        None
     )]
     #[case::a_bare_approval(ASKS, "yes", None)]
     #[case::an_approval_with_punctuation(ASKS, "ok, go ahead!", None)]
