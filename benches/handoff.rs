@@ -15,9 +15,9 @@
 //! `fresh13`), `seen15` (sessions 102-106, split `fresh14`), `seen16` (sessions 107-112,
 //! split `fresh15`), `seen17` (sessions 113-118, split `fresh16`), `seen18` (sessions
 //! 119-124, split `fresh17`), `seen19` (sessions 125-130, split `fresh18`), `seen20`
-//! (sessions 131-136, split `fresh19`) and `seen21` (sessions 137-142, split `fresh20`),
-//! each measured once and tuned on since. `-- --heldout` adds the next held-out part once
-//! one is built (`HELD_OUT`; none is left now). `-- --detail tune` (or `seen` … `seen21`)
+//! (sessions 131-136, split `fresh19`), `seen21` (sessions 137-142, split `fresh20`) and
+//! `seen22` (sessions 143-148, split `fresh21`), each measured once and tuned on since.
+//! `-- --heldout` adds the next held-out part once one is built (`HELD_OUT`; none is left now). `-- --detail tune` (or `seen` … `seen22`)
 //! adds each session's missed
 //! facts and its injected text; the held-out part is never shown in detail.
 
@@ -31,7 +31,7 @@ use carryover::domain::seed::Timestamp;
 use carryover::infrastructure::ClaudeTranscriptReader;
 use serde::Deserialize;
 
-const GOLD: [&str; 23] = [
+const GOLD: [&str; 24] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
@@ -55,6 +55,7 @@ const GOLD: [&str; 23] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh18.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh19.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh20.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh21.json"),
 ];
 
 #[derive(Deserialize)]
@@ -120,7 +121,7 @@ fn main() {
     );
     println!("|---|---:|---:|---:|---:|---:|");
     // The held-out part is measured once, when a change is done being tuned: `--heldout`.
-    // The earlier held-out parts have been measured and are tuned on: `seen` to `seen21`.
+    // The earlier held-out parts have been measured and are tuned on: `seen` to `seen22`.
     let mut splits = vec![
         ("tune", "tune"),
         ("seen", "heldout"),
@@ -144,6 +145,7 @@ fn main() {
         ("seen19", "fresh18"),
         ("seen20", "fresh19"),
         ("seen21", "fresh20"),
+        ("seen22", "fresh21"),
     ];
     if args.iter().any(|arg| arg == "--heldout") {
         match HELD_OUT {

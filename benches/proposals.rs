@@ -13,7 +13,7 @@ use carryover::domain::extraction::candidates_from;
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
-const SETS: [&str; 23] = [
+const SETS: [&str; 24] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
@@ -37,10 +37,11 @@ const SETS: [&str; 23] = [
     include_str!("../tests/fixtures/real-sessions/messages-fresh17.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh19.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh20.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh21.json"),
 ];
 /// The held-out part's stored splits: none until a set no change has seen is added (the
 /// last, `fresh20`, was measured once and is `seen19` since).
-const HELD_OUT: [&str; 0] = [];
+const HELD_OUT: [&str; 1] = ["fresh21"];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;
 

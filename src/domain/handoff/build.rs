@@ -11,6 +11,7 @@ use crate::domain::transcript::{
 };
 
 use super::compact_summary::read_compact_summary;
+use super::context_section::{HANDOFF_MAX_CHARS, POINTER_ROOM, injected_chars};
 use super::file_groups::{file_groups, relative_path, shown_path};
 use super::last_reply::cut_reply;
 use super::open_threads::open_threads;
@@ -117,7 +118,7 @@ pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Times
         open.extend(carried_threads(previous, &done));
     }
     let (files, _) = digest.files_shown();
-    Handoff {
+    let handoff = Handoff {
         session_id: scope.session_id.to_owned(),
         timestamp: now,
         project: scope.project_name.to_owned(),
@@ -152,13 +153,47 @@ pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Times
             let skip = later.len().saturating_sub(REQUESTS_KEPT);
             later[skip..].iter().map(|r| clip(r, MAX_ITEM)).collect()
         },
-        earlier_turns: earlier_turns(digest),
+        earlier_turns: earlier_turns(digest, MAX_TURN_REPLY),
         last_message: digest
             .last_assistant_message
             .as_deref()
             .map(|message| cut_reply(message, MAX_MESSAGE)),
-    }
+    };
+    with_wider_turns(handoff, digest)
 }
+
+/// Widths an earlier turn's reply may grow to, in steps, while the handoff leaves room.
+const WIDER_TURN_REPLIES: [usize; 3] = [400, 700, 1_000];
+
+/// A short session's handoff leaves most of its budget unused: its earlier turns then keep
+/// more of each reply, the newest first and a step at a time, as long as the whole still fits
+/// with its pointer to the file.
+fn with_wider_turns(mut handoff: Handoff, digest: &SessionDigest) -> Handoff {
+    let fits = |handoff: &Handoff| {
+        injected_chars(handoff).is_some_and(|chars| chars + POINTER_ROOM <= HANDOFF_MAX_CHARS)
+    };
+    if !fits(&handoff) {
+        return handoff;
+    }
+    for width in WIDER_TURN_REPLIES {
+        // The same replies in the same order, whatever the width: they line up.
+        let wider = earlier_turns(digest, width);
+        for (at, turn) in wider.into_iter().enumerate().take(TURNS_WIDENED) {
+            if handoff.earlier_turns.get(at) == Some(&turn) {
+                continue;
+            }
+            let mut candidate = handoff.clone();
+            candidate.earlier_turns[at] = turn;
+            if fits(&candidate) {
+                handoff = candidate;
+            }
+        }
+    }
+    handoff
+}
+
+/// Earlier turns a session start shows at most, and so the only ones worth widening.
+const TURNS_WIDENED: usize = 8;
 
 /// Replies that open alike on this many characters say the same thing (a document written
 /// again after a correction): the newest stands for them.
@@ -181,7 +216,7 @@ fn says_something(reply: &str) -> bool {
 }
 
 /// The replies of earlier turns, newest first, each once.
-fn earlier_turns(digest: &SessionDigest) -> Vec<String> {
+fn earlier_turns(digest: &SessionDigest, width: usize) -> Vec<String> {
     let opening = |text: &str| -> String {
         text.split_whitespace()
             .collect::<Vec<_>>()
@@ -216,7 +251,7 @@ fn earlier_turns(digest: &SessionDigest) -> Vec<String> {
             fresh
         })
         .map(|reply| {
-            cut_reply(reply, MAX_TURN_REPLY)
+            cut_reply(reply, width)
                 .replace("\n\n", " ")
                 .replace('\n', " ")
         })
@@ -728,6 +763,56 @@ mod tests {
             handoff.earlier_turns
         );
         assert!(handoff.earlier_turns[0].contains("second draft"));
+    }
+
+    /// A reply of `paragraphs` paragraphs, each naming its number, of about 100 characters.
+    fn long_reply(turn: usize, paragraphs: usize) -> String {
+        (0..paragraphs)
+            .map(|n| format!("Turn {turn} finding {n}: the router's DNS option was a single value and is now a list."))
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    }
+
+    #[test]
+    fn a_short_session_keeps_more_of_each_earlier_reply() {
+        let digest = SessionDigest {
+            user_requests: vec!["fix the router's DNS".into()],
+            turn_replies: vec![long_reply(1, 6), long_reply(2, 6)],
+            last_assistant_message: Some("Done.".into()),
+            ..SessionDigest::default()
+        };
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert!(
+            handoff
+                .earlier_turns
+                .iter()
+                .all(|turn| turn.contains("finding 3")),
+            "with room to spare, the middle of each reply is kept: {:?}",
+            handoff.earlier_turns
+        );
+        let injected = injected_chars(&handoff).unwrap();
+        assert!(injected + POINTER_ROOM <= HANDOFF_MAX_CHARS, "{injected}");
+    }
+
+    #[test]
+    fn a_long_session_keeps_its_earlier_replies_short() {
+        let digest = SessionDigest {
+            user_requests: (0..12).map(|turn| long_reply(turn, 3)).collect(),
+            turn_replies: (0..12).map(|turn| long_reply(turn, 8)).collect(),
+            last_assistant_message: Some(long_reply(99, 12)),
+            ..SessionDigest::default()
+        };
+        let handoff = build_handoff(&digest, scope(None), now());
+        let widest = handoff
+            .earlier_turns
+            .iter()
+            .map(|turn| turn.chars().count())
+            .max();
+        assert!(
+            widest <= Some(MAX_TURN_REPLY),
+            "{:?}",
+            handoff.earlier_turns
+        );
     }
 
     #[rstest::rstest]

@@ -8,16 +8,22 @@ use crate::domain::format::{data_line, relative_time};
 use crate::domain::seed::Timestamp;
 
 use super::ParsedHandoff;
+use super::document::Handoff;
 use super::document::{
     SECTION_ACCOMPLISHED, SECTION_DECISIONS, SECTION_FILES, SECTION_GOAL, SECTION_IN_PROGRESS,
     SECTION_LAST_MESSAGE, SECTION_NEXT_STEPS, SECTION_OPEN, SECTION_REQUESTS, SECTION_TURNS,
 };
+use super::read::read_handoff;
 
 /// The most a handoff may take of the session-start context, whatever the budget: the
 /// measured recall on real sessions holds at this size (docs/benchmarks.md).
 pub const HANDOFF_MAX_CHARS: usize = 2_500;
 
 const MAX_LINE: usize = 300;
+/// An earlier turn's line may be longer: a short session's handoff widens them to use its room.
+const MAX_TURN_LINE: usize = 1_000;
+/// Room left for the pointer to the file when a handoff is sized before its path is known.
+pub const POINTER_ROOM: usize = 120;
 const MAX_LINES_PER_SECTION: usize = 100;
 
 /// Which session a shown handoff comes from, as its heading says.
@@ -110,8 +116,12 @@ pub fn handoff_section(
             true => Box::new(lines.into_iter().rev()),
             false => Box::new(lines.into_iter()),
         };
+        let max_line = match heading {
+            SECTION_TURNS => MAX_TURN_LINE,
+            _ => MAX_LINE,
+        };
         for line in lines.take(cap) {
-            section.push_item(format!("  {}", data_line(line, MAX_LINE)));
+            section.push_item(format!("  {}", data_line(line, max_line)));
         }
     }
     section.push_footer(format!("Full handoff: {path}"));
@@ -124,6 +134,21 @@ pub fn handoff_section(
         section.shrink();
     }
     section
+}
+
+/// The characters a handoff takes when injected with room to spare, without its pointer to the
+/// file; `None` when its document does not read back.
+pub fn injected_chars(handoff: &Handoff) -> Option<usize> {
+    let parsed = read_handoff(&handoff.render()).ok()?;
+    let section = handoff_section(
+        &parsed,
+        HandoffOrigin::Previous,
+        "",
+        handoff.timestamp,
+        handoff.timestamp,
+        usize::MAX,
+    );
+    Some(section.render().chars().count())
 }
 
 /// The todos among the open threads the section shows, as their text reads in the steps.
