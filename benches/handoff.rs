@@ -15,9 +15,10 @@
 //! `fresh13`), `seen15` (sessions 102-106, split `fresh14`), `seen16` (sessions 107-112,
 //! split `fresh15`), `seen17` (sessions 113-118, split `fresh16`), `seen18` (sessions
 //! 119-124, split `fresh17`), `seen19` (sessions 125-130, split `fresh18`), `seen20`
-//! (sessions 131-136, split `fresh19`), `seen21` (sessions 137-142, split `fresh20`) and
-//! `seen22` (sessions 143-148, split `fresh21`), each measured once and tuned on since.
-//! `-- --heldout` adds the next held-out part once one is built (`HELD_OUT`; none is left now). `-- --detail tune` (or `seen` … `seen22`)
+//! (sessions 131-136, split `fresh19`), `seen21` (sessions 137-142, split `fresh20`),
+//! `seen22` (sessions 143-148, split `fresh21`) and `seen23` (sessions 149-154, split
+//! `fresh22`), each measured once and tuned on since.
+//! `-- --heldout` adds the next held-out part once one is built (`HELD_OUT`; none is left now). `-- --detail tune` (or `seen` … `seen23`)
 //! adds each session's missed
 //! facts and its injected text; the held-out part is never shown in detail.
 
@@ -31,7 +32,7 @@ use carryover::domain::seed::Timestamp;
 use carryover::infrastructure::ClaudeTranscriptReader;
 use serde::Deserialize;
 
-const GOLD: [&str; 24] = [
+const GOLD: [&str; 25] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
@@ -56,6 +57,7 @@ const GOLD: [&str; 24] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh19.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh20.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh21.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh22.json"),
 ];
 
 #[derive(Deserialize)]
@@ -121,7 +123,7 @@ fn main() {
     );
     println!("|---|---:|---:|---:|---:|---:|");
     // The held-out part is measured once, when a change is done being tuned: `--heldout`.
-    // The earlier held-out parts have been measured and are tuned on: `seen` to `seen22`.
+    // The earlier held-out parts have been measured and are tuned on: `seen` to `seen23`.
     let mut splits = vec![
         ("tune", "tune"),
         ("seen", "heldout"),
@@ -146,6 +148,7 @@ fn main() {
         ("seen20", "fresh19"),
         ("seen21", "fresh20"),
         ("seen22", "fresh21"),
+        ("seen23", "fresh22"),
     ];
     if args.iter().any(|arg| arg == "--heldout") {
         match HELD_OUT {
