@@ -118,6 +118,7 @@ pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Times
         open.extend(carried_threads(previous, &done));
     }
     let (files, _) = digest.files_shown();
+    let replies = distinct_turn_replies(digest);
     let handoff = Handoff {
         session_id: scope.session_id.to_owned(),
         timestamp: now,
@@ -153,13 +154,16 @@ pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Times
             let skip = later.len().saturating_sub(REQUESTS_KEPT);
             later[skip..].iter().map(|r| clip(r, MAX_ITEM)).collect()
         },
-        earlier_turns: earlier_turns(digest, MAX_TURN_REPLY),
+        earlier_turns: replies
+            .iter()
+            .map(|reply| turn_line(reply, MAX_TURN_REPLY))
+            .collect(),
         last_message: digest
             .last_assistant_message
             .as_deref()
             .map(|message| cut_reply(message, MAX_MESSAGE)),
     };
-    with_wider_turns(handoff, digest)
+    with_wider_turns(handoff, &replies)
 }
 
 /// Widths an earlier turn's reply may grow to, in steps, while the handoff leaves room.
@@ -168,17 +172,17 @@ const WIDER_TURN_REPLIES: [usize; 3] = [400, 700, 1_000];
 /// A short session's handoff leaves most of its budget unused: its earlier turns then keep
 /// more of each reply, the newest first and a step at a time, as long as the whole still fits
 /// with its pointer to the file.
-fn with_wider_turns(mut handoff: Handoff, digest: &SessionDigest) -> Handoff {
+fn with_wider_turns(mut handoff: Handoff, replies: &[&str]) -> Handoff {
     let fits = |handoff: &Handoff| {
         injected_chars(handoff).is_some_and(|chars| chars + POINTER_ROOM <= HANDOFF_MAX_CHARS)
     };
     if !fits(&handoff) {
         return handoff;
     }
+    // `replies` are what the turns were cut from, in the same order: they line up.
     for width in WIDER_TURN_REPLIES {
-        // The same replies in the same order, whatever the width: they line up.
-        let wider = earlier_turns(digest, width);
-        for (at, turn) in wider.into_iter().enumerate().take(TURNS_WIDENED) {
+        for (at, reply) in replies.iter().enumerate().take(TURNS_WIDENED) {
+            let turn = turn_line(reply, width);
             if handoff.earlier_turns.get(at) == Some(&turn) {
                 continue;
             }
@@ -215,8 +219,15 @@ fn says_something(reply: &str) -> bool {
     prose.take(MIN_TURN_WORDS).count() == MIN_TURN_WORDS || reply.chars().any(|c| c as u32 > 0x2E80)
 }
 
-/// The replies of earlier turns, newest first, each once.
-fn earlier_turns(digest: &SessionDigest, width: usize) -> Vec<String> {
+/// An earlier turn's reply cut to `width`, on one line.
+fn turn_line(reply: &str, width: usize) -> String {
+    cut_reply(reply, width)
+        .replace("\n\n", " ")
+        .replace('\n', " ")
+}
+
+/// The replies of earlier turns that say something, newest first, each once.
+fn distinct_turn_replies(digest: &SessionDigest) -> Vec<&str> {
     let opening = |text: &str| -> String {
         text.split_whitespace()
             .collect::<Vec<_>>()
@@ -250,11 +261,7 @@ fn earlier_turns(digest: &SessionDigest, width: usize) -> Vec<String> {
             seen.push(key);
             fresh
         })
-        .map(|reply| {
-            cut_reply(reply, width)
-                .replace("\n\n", " ")
-                .replace('\n', " ")
-        })
+        .map(String::as_str)
         .collect()
 }
 
