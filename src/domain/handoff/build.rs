@@ -810,13 +810,19 @@ mod tests {
             ..SessionDigest::default()
         };
         let handoff = build_handoff(&digest, scope(None), now());
+        assert_eq!(
+            handoff.earlier_turns.len(),
+            12,
+            "{:?}",
+            handoff.earlier_turns
+        );
         let widest = handoff
             .earlier_turns
             .iter()
             .map(|turn| turn.chars().count())
             .max();
         assert!(
-            widest <= Some(MAX_TURN_REPLY),
+            widest.is_some_and(|widest| widest <= MAX_TURN_REPLY),
             "{:?}",
             handoff.earlier_turns
         );

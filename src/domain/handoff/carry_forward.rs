@@ -11,7 +11,8 @@ use super::open_threads::{PLAN_FILE, SNAPSHOT_THREADS};
 pub const MAX_CARRIED: usize = 6;
 /// Share of an item's words that the session's work must cover to count as resolving it.
 const RESOLVED_SHARE: f64 = 0.6;
-const SINCE: &str = " (open since session ";
+/// How a carried thread names the session it was first left open in: `… (open since session ab12cd34)`.
+pub(super) const SINCE: &str = " (open since session ";
 
 /// The previous handoff's open threads that this session's `done` texts (commit subjects,
 /// completed todos) do not resolve, each marked with the session it was first left open in.

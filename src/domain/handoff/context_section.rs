@@ -8,6 +8,7 @@ use crate::domain::format::{data_line, relative_time};
 use crate::domain::seed::Timestamp;
 
 use super::ParsedHandoff;
+use super::carry_forward::SINCE;
 use super::document::Handoff;
 use super::document::{
     SECTION_ACCOMPLISHED, SECTION_DECISIONS, SECTION_FILES, SECTION_GOAL, SECTION_IN_PROGRESS,
@@ -23,7 +24,7 @@ const MAX_LINE: usize = 300;
 /// An earlier turn's line may be longer: a short session's handoff widens them to use its room.
 const MAX_TURN_LINE: usize = 1_000;
 /// Room left for the pointer to the file when a handoff is sized before its path is known.
-pub const POINTER_ROOM: usize = 120;
+pub(super) const POINTER_ROOM: usize = 120;
 const MAX_LINES_PER_SECTION: usize = 100;
 
 /// Which session a shown handoff comes from, as its heading says.
@@ -138,7 +139,7 @@ pub fn handoff_section(
 
 /// The characters a handoff takes when injected with room to spare, without its pointer to the
 /// file; `None` when its document does not read back.
-pub fn injected_chars(handoff: &Handoff) -> Option<usize> {
+pub(super) fn injected_chars(handoff: &Handoff) -> Option<usize> {
     let parsed = read_handoff(&handoff.render()).ok()?;
     let section = handoff_section(
         &parsed,
@@ -162,7 +163,7 @@ fn todos_among_threads(handoff: &ParsedHandoff) -> HashSet<&str> {
             let todo = item_text(line).strip_prefix("Todo (")?;
             let (_, text) = todo.split_once("): ")?;
             // A carried-forward todo says where it comes from; its step (if any) does not.
-            Some(text.split(" (open since session ").next().unwrap_or(text))
+            Some(text.split(SINCE).next().unwrap_or(text))
         })
         .collect()
 }
