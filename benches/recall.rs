@@ -3,10 +3,11 @@
 //! recall and for plain rankings beside it.
 //!
 //! `cargo bench --bench recall` prints the Markdown table of docs/benchmarks.md for the tune
-//! half and the first held-out half (`seen`: measured once, then used to compare approaches),
-//! with the ranking's ceiling: its best three on exactly the prompts with something relevant.
-//! `-- --heldout` adds the fresh held-out prompts (`prompts-fresh.json`, split `fresh`):
-//! measure them once, when tuning is done.
+//! half and the held-out sets measured once and compared on since (`seen`: the first held-out
+//! half; `seen2`: `prompts-fresh.json`; `seen3`: `prompts-fresh2.json`), with the ranking's
+//! ceiling: its best three on exactly the prompts with something relevant. `-- --heldout` adds
+//! the next held-out set once one is built (`HELD_OUT`; none is left now): measure it once,
+//! when tuning is done.
 //! `cargo bench --bench recall -- --fit` fits the calibration on the tune half only (never
 //! reading the held-out labels) and prints the constants for `domain/recall/calibration.rs`.
 //! `cargo bench --bench recall -- --minilm FILE` adds full all-MiniLM-L6-v2's rankings, from
@@ -30,6 +31,10 @@ use serde_json::Value;
 const LEARNINGS: &str = include_str!("../tests/fixtures/recall/learnings.json");
 const PROMPTS: &str = include_str!("../tests/fixtures/recall/prompts.json");
 const PROMPTS_FRESH: &str = include_str!("../tests/fixtures/recall/prompts-fresh.json");
+const PROMPTS_FRESH2: &str = include_str!("../tests/fixtures/recall/prompts-fresh2.json");
+/// The split measured once by `--heldout` and never tuned on, dumped or shown otherwise, when
+/// one is left.
+const HELD_OUT: Option<&str> = None;
 const PROJECTS: &str = include_str!("../tests/fixtures/recall/projects.json");
 
 /// One prompt, its candidates' signals and their grades.
@@ -78,11 +83,19 @@ fn main() {
     let cross_encoder = scores_file(&args, "--cross-encoder");
     println!("| method | split | prompts | nDCG@3 | precision | false injections | injected |");
     println!("|---|---|---:|---:|---:|---:|---:|");
-    let splits: &[(&str, &str)] = match args.iter().any(|arg| arg == "--heldout") {
-        true => &[("tune", "tune"), ("seen", "heldout"), ("heldout", "fresh")],
-        false => &[("tune", "tune"), ("seen", "heldout")],
-    };
-    for &(split, stored) in splits {
+    let mut splits = vec![
+        ("tune", "tune"),
+        ("seen", "heldout"),
+        ("seen2", "fresh"),
+        ("seen3", "fresh2"),
+    ];
+    if args.iter().any(|arg| arg == "--heldout") {
+        match HELD_OUT {
+            Some(stored) => splits.push(("heldout", stored)),
+            None => eprintln!("every set has been measured: no held-out set is left"),
+        }
+    }
+    for &(split, stored) in &splits {
         let part: Vec<&Case> = cases.iter().filter(|c| c.split == stored).collect();
         let calibrated = evaluate(&part, |case| {
             if case.silenced {
@@ -239,7 +252,7 @@ fn evaluate(cases: &[&Case], choose: impl Fn(&Case) -> Vec<usize>) -> Figures {
 /// Every prompt with the signals carryover computes for its visible learnings.
 fn cases() -> Vec<Case> {
     let learnings: Vec<Value> = serde_json::from_str(LEARNINGS).unwrap();
-    let prompts: Vec<Value> = [PROMPTS, PROMPTS_FRESH]
+    let prompts: Vec<Value> = [PROMPTS, PROMPTS_FRESH, PROMPTS_FRESH2]
         .iter()
         .flat_map(|text| serde_json::from_str::<Vec<Value>>(text).unwrap())
         .collect();
@@ -472,15 +485,16 @@ fn fit(cases: &[Case]) {
     }
 }
 
-/// Writes the tune half's features and grades as JSON, for trying a model outside Rust.
-/// The held-out half is never written.
+/// Writes the features and grades of every prompt measured already as JSON, for trying a
+/// model outside Rust. The held-out prompts are never written.
 fn dump(cases: &[Case], path: &str) {
     let rows: Vec<Value> = cases
         .iter()
-        .filter(|c| c.split == "tune")
+        .filter(|c| Some(c.split.as_str()) != HELD_OUT)
         .map(|case| {
             serde_json::json!({
                 "id": case.id,
+                "split": case.split,
                 "silenced": case.silenced,
                 "ids": case.ids,
                 "grades": case.grades,
