@@ -176,7 +176,9 @@ fn main() {
             chars.iter().sum::<usize>() as f64 / chars.len().max(1) as f64,
             chars.iter().max().unwrap_or(&0),
         );
-        if detail.as_deref() == Some(split) && !split.starts_with("heldout") {
+        if matches!(detail.as_deref(), Some(d) if d == split || d == "all")
+            && !split.starts_with("heldout")
+        {
             for (session, scored) in &scored {
                 eprintln!(
                     "\n== {} {}/{} facts, {} chars, noise {:?}",
