@@ -18,9 +18,9 @@
 //! (sessions 131-136, split `fresh19`), `seen21` (sessions 137-142, split `fresh20`),
 //! `seen22` (sessions 143-148, split `fresh21`) and `seen23` (sessions 149-154, split
 //! `fresh22`), each measured once and tuned on since.
-//! `-- --heldout` adds the next held-out part once one is built (`HELD_OUT`; none is left now). `-- --detail tune` (or `seen` … `seen23`)
-//! adds each session's missed
-//! facts and its injected text; the held-out part is never shown in detail.
+//! `-- --heldout` adds the next held-out part once one is built (`HELD_OUT`; none is left
+//! now). `-- --detail tune` (or `seen` … `seen23`, or `all`) adds each session's missed facts
+//! and its injected text; the held-out part is never shown in detail.
 
 use std::path::Path;
 

@@ -522,7 +522,15 @@ fn preference(verb: &str, rest: &str) -> Option<Candidate> {
         || ALWAYS_OR_NEVER.is_match(rest)
         || DURABLE_SCOPE.is_match(rest)
         || GENERIC_OCCASION.is_match(rest);
-    let confidence = if asks && !lasting { 0.6 } else { 0.85 };
+    // "I like putting recordings in recordings even if…", "i like the most all valid": a
+    // liking for the thing at hand. A habit ("I like to use…") or a kind of thing ("I like
+    // error messages that…", "PRs under 400 lines") is general.
+    let liking_at_hand = matches!(verb, "like" | "love") && !general_object(rest);
+    let confidence = if (asks || liking_at_hand) && !lasting {
+        0.6
+    } else {
+        0.85
+    };
     if let Some(action) = rest
         .strip_prefix("you to ")
         .or_else(|| rest.strip_prefix("you "))
@@ -559,6 +567,31 @@ fn preference(verb: &str, rest: &str) -> Option<Candidate> {
         Family::Preference,
     ))
 }
+
+/// Whether what is liked is general: a habit ("to use…") or a bare plural ("error messages
+/// that…", "short answers"), not a determiner's or a gerund's thing at hand.
+fn general_object(rest: &str) -> bool {
+    let lower = rest.to_lowercase();
+    let mut words = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty());
+    let Some(first) = words.next() else {
+        return false;
+    };
+    if first == "to" {
+        return true;
+    }
+    if DETERMINERS.contains(&first) || first.ends_with("ing") {
+        return false;
+    }
+    first.ends_with('s') || words.next().is_some_and(|second| second.ends_with('s'))
+}
+
+/// Words that point at one thing rather than a kind of thing.
+const DETERMINERS: &[&str] = &[
+    "a", "an", "the", "this", "that", "these", "those", "it", "my", "your", "our", "its", "his",
+    "her", "their", "how", "what", "when", "where",
+];
 
 fn imperative(text: &str) -> Option<Candidate> {
     // "First" orders the steps of a rule ("always write the tests first") as often as it
@@ -664,6 +697,18 @@ mod tests {
         LearningKind::Pattern,
         Family::Preference,
         "Prefers MIT license alternatives where possible."
+    )]
+    #[case::likes_a_kind_of_thing(
+        "I like error messages that say what to do next, not just what failed.",
+        LearningKind::Pattern,
+        Family::Preference,
+        "Likes error messages that say what to do next, not just what failed."
+    )]
+    #[case::likes_a_habit(
+        "I like to keep pull requests under 400 lines.",
+        LearningKind::Pattern,
+        Family::Preference,
+        "Likes to keep pull requests under 400 lines."
     )]
     #[case::d_prefer_you(
         "I'd prefer you run the linter before every commit.",
@@ -961,6 +1006,10 @@ mod tests {
     /// Kept as candidates, but below the session-end floor (0.65): as often task talk as rules.
     #[rstest]
     #[case::want("I want to see all options")]
+    #[case::liking_a_behaviour_at_hand(
+        "I like putting recordings in recordings even if max recordings is zero."
+    )]
+    #[case::liking_a_result("and i like the most all valid..occassional dead end")]
     #[case::want_you("I want you to check all the config directories for logs")]
     #[case::would_like("I'd like to explain the issue briefly and then give the fix.")]
     #[case::bare_dont("dont do web search think how to run it on the cluster")]
