@@ -11,14 +11,15 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::domain::agent_memory::{MAX_MEMORY_FILE_BYTES, is_agent_memory_path};
+use crate::domain::handoff::is_decision_file;
 use crate::domain::transcript::{
-    CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, Merge, NumberedLink, Plan,
+    CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, Merge, NotesKind, NumberedLink, Plan,
     PlanVerdict, RefusedAction, SessionDigest, TodoItem, TodoStatus, ahead_of_upstream,
     check_summary, clean_request, command_gist, find_links, is_check_command, is_named,
-    is_plan_file, is_read_only_command, merged_pull_request, named_paths, parse_commit,
-    parse_logged_commit, parse_push, pull_request_suggestion, puts_everything_away, read_status,
-    refused, remembered_note, stages_everything, tool_answers, user_shell_input, user_shell_output,
-    vulnerability_notice,
+    is_plan_file, is_read_only_command, is_state_file, merged_pull_request, named_paths,
+    note_headings, parse_commit, parse_logged_commit, parse_push, pull_request_suggestion,
+    puts_everything_away, read_status, refused, remembered_note, stages_everything, tool_answers,
+    user_shell_input, user_shell_output, vulnerability_notice,
 };
 
 use super::regular_file::read_regular_utf8_no_follow;
@@ -112,6 +113,29 @@ struct WriteInput {
     content: Option<String>,
 }
 
+/// The text a `Write`, `Edit` or `MultiEdit` call puts in a file, parsed only for a decision
+/// log or a state file.
+#[derive(Deserialize)]
+struct WrittenText {
+    content: Option<String>,
+    new_string: Option<String>,
+    edits: Option<Vec<EditText>>,
+}
+
+#[derive(Deserialize)]
+struct EditText {
+    new_string: Option<String>,
+}
+
+/// A write or edit of a document kept for later, until its result says it succeeded.
+struct PendingNotes {
+    path: String,
+    kind: NotesKind,
+    headings: Vec<String>,
+    /// A `Write`: the headings replace the document's earlier ones.
+    whole: bool,
+}
+
 #[derive(Deserialize)]
 struct TodoInput {
     content: Option<String>,
@@ -153,6 +177,9 @@ pub(super) struct DigestBuilder {
     /// Agent memory files written or edited, in order of their last change: the text written,
     /// or `None` when the file on disk holds the latest text.
     memories: Vec<(String, Option<String>)>,
+    /// Writes and edits of decision logs and state files, by tool call id, until their
+    /// results arrive.
+    notes: HashMap<String, PendingNotes>,
     /// The latest command called since the assistant last replied: if its result never
     /// arrives, the session ended while it ran.
     last_command: Option<(String, String)>,
@@ -388,9 +415,19 @@ impl DigestBuilder {
             }
             return;
         }
-        let Ok(input) = serde_json::from_str::<ToolInput>(input.get()) else {
+        let Ok(parsed) = serde_json::from_str::<ToolInput>(input.get()) else {
             return;
         };
+        if matches!(name, "Write" | "Edit" | "MultiEdit")
+            && self.notes.len() < MAX_PENDING
+            && let Some(notes) = parsed
+                .file_path
+                .as_deref()
+                .and_then(|path| pending_notes(path, name, input))
+        {
+            self.notes.insert(id.clone(), notes);
+        }
+        let input = parsed;
         let pending = match name {
             "Write" | "Edit" | "MultiEdit"
                 if input.file_path.as_deref().is_some_and(is_agent_memory_path) =>
@@ -474,6 +511,10 @@ impl DigestBuilder {
 
     /// A tool call's result: its effect counts when it succeeded.
     pub(super) fn resolve(&mut self, id: &str, is_error: bool, output: &str) {
+        if let Some(notes) = self.notes.remove(id).filter(|_| !is_error) {
+            self.digest
+                .write_notes(&notes.path, notes.kind, notes.headings, notes.whole);
+        }
         let Some(pending) = self.pending.remove(id) else {
             return;
         };
@@ -739,6 +780,29 @@ impl DigestBuilder {
             .collect();
         self.digest
     }
+}
+
+/// The headings a write or edit gives `path`, when it is a decision log or a state file.
+fn pending_notes(path: &str, tool: &str, input: &RawValue) -> Option<PendingNotes> {
+    let kind = if is_decision_file(path) {
+        NotesKind::Decisions
+    } else if is_state_file(path) {
+        NotesKind::State
+    } else {
+        return None;
+    };
+    let written = serde_json::from_str::<WrittenText>(input.get()).ok()?;
+    let mut text = written.content.or(written.new_string).unwrap_or_default();
+    for edit in written.edits.unwrap_or_default() {
+        text.push('\n');
+        text.push_str(&edit.new_string.unwrap_or_default());
+    }
+    Some(PendingNotes {
+        path: path.to_owned(),
+        kind,
+        headings: note_headings(&text),
+        whole: tool == "Write",
+    })
 }
 
 /// Whether a tool is a GitHub MCP server's (`mcp__github__…`, `mcp__plugin_github_github__…`)

@@ -345,7 +345,7 @@ fn is_bulky_tool_result(line: &[u8]) -> bool {
 mod tests {
     use super::*;
     use crate::domain::transcript::{
-        Ending, Merge, PlanVerdict, Refusal, RefusedAction, TodoStatus,
+        Ending, Merge, NotesKind, PlanVerdict, Refusal, RefusedAction, TodoStatus,
     };
     use std::io::Write;
     use std::path::PathBuf;
@@ -890,6 +890,46 @@ mod tests {
             ]
         );
         assert_eq!(digest.work_done, 4, "memory writes are work like any other");
+    }
+
+    #[test]
+    fn decision_logs_and_state_files_keep_the_headings_their_writes_gave_them() {
+        let digest = digest_of(&[
+            &tool_use(
+                "w1",
+                "Write",
+                serde_json::json!({"file_path": "/p/DECISIONS.md", "content": "# Decisions\n\n## 1. Pin `mcp` to 1.28.x\n\nWhy…"}),
+            ),
+            &result("w1", false, "File created"),
+            &tool_use(
+                "e1",
+                "MultiEdit",
+                serde_json::json!({"file_path": "/p/DECISIONS.md", "edits": [{"old_string": "a", "new_string": "## 2. Single-tenant by design\n"}]}),
+            ),
+            &result("e1", false, "Applied 1 edit"),
+            &tool_use(
+                "w2",
+                "Write",
+                serde_json::json!({"file_path": "/p/docs/STATE.md", "content": "## In flight: the generator fix\n"}),
+            ),
+            &result("w2", true, "Permission denied"),
+            &tool_use(
+                "e2",
+                "Edit",
+                serde_json::json!({"file_path": "/p/README.md", "old_string": "a", "new_string": "## Install it with cargo\n"}),
+            ),
+            &result("e2", false, "The file has been updated"),
+        ]);
+        assert_eq!(
+            digest.notes.len(),
+            1,
+            "a failed write and a README are no notes"
+        );
+        assert_eq!(digest.notes[0].kind, NotesKind::Decisions);
+        assert_eq!(
+            digest.notes[0].headings,
+            ["Pin `mcp` to 1.28.x", "Single-tenant by design"]
+        );
     }
 
     #[test]

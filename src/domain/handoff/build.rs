@@ -380,14 +380,36 @@ fn accomplished(digest: &SessionDigest, completed: Vec<String>) -> Vec<String> {
     done
 }
 
+/// The headings the session gave the document at `path`, newest last.
+fn notes_headings<'a>(digest: &'a SessionDigest, path: &str) -> Vec<&'a str> {
+    digest
+        .notes
+        .iter()
+        .find(|notes| notes.path == path)
+        .map(|notes| notes.headings.iter().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
 /// Decision files written, the choices the user stated, the tool calls they refused and their
 /// answers to the assistant's questions (newest first), a compaction's decisions.
 fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec<String> {
+    // A decision log's headings name its decisions ("Pin `mcp` to 1.28.x"): the file alone
+    // says only where they are.
     let files = digest
         .files_newest_first()
         .into_iter()
         .filter(|file| is_decision_file(&file.path))
-        .map(|file| format!("Recorded in {}", relative_path(&file.path, root)));
+        .map(|file| {
+            let place = format!("Recorded in {}", relative_path(&file.path, root));
+            let headings = notes_headings(digest, &file.path);
+            clip(
+                &match headings.is_empty() {
+                    true => place,
+                    false => format!("{place}: {}", headings.join("; ")),
+                },
+                MAX_ITEM,
+            )
+        });
     let answers = digest.answers.iter().rev().map(|answer| {
         clip(
             &format!("Asked “{}” — the user: {}", answer.question, answer.answer),
@@ -469,7 +491,7 @@ fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::transcript::{Answer, CheckRun, Commit, Ending, TodoItem};
+    use crate::domain::transcript::{Answer, CheckRun, Commit, Ending, NotesKind, TodoItem};
     use rstest::rstest;
 
     #[rstest]
@@ -652,6 +674,29 @@ mod tests {
             handoff.decisions,
             expected.map(str::to_owned).into_iter().collect::<Vec<_>>()
         );
+    }
+
+    #[rstest]
+    #[case::named_by_its_headings(
+        &["Pin `mcp` to 1.28.x", "Single-tenant by design"],
+        "Recorded in DECISIONS.md: Pin `mcp` to 1.28.x; Single-tenant by design"
+    )]
+    #[case::without_headings_only_the_file(&[], "Recorded in DECISIONS.md")]
+    fn a_decision_log_is_named_with_the_headings_the_session_gave_it(
+        #[case] headings: &[&str],
+        #[case] expected: &str,
+    ) {
+        let mut digest = SessionDigest {
+            user_requests: vec!["record the decisions".into()],
+            user_turns: 1,
+            ..SessionDigest::default()
+        };
+        let path = "/home/u/shop-api/DECISIONS.md";
+        digest.touch_file(path);
+        let headings = headings.iter().map(|h| (*h).to_owned()).collect();
+        digest.write_notes(path, NotesKind::Decisions, headings, true);
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert_eq!(handoff.decisions, [expected]);
     }
 
     #[test]

@@ -3,24 +3,32 @@
 //! summary listed as pending.
 
 use crate::domain::format::clip;
-use crate::domain::transcript::{Ending, PlanVerdict, SessionDigest, TodoStatus, command_gist};
+use crate::domain::transcript::{
+    Ending, NotesKind, PlanVerdict, SessionDigest, TodoStatus, command_gist,
+};
 
 use super::compact_summary::CompactSummary;
-use super::file_groups::{is_outside, relative_path};
+use super::file_groups::{is_outside, relative_path, shown_path};
 
 const MAX_LINE: usize = 240;
+/// The headings of a state file the session wrote are cut to this: they orient, the file
+/// holds the rest.
+const MAX_NOTES_HEADINGS: usize = 100;
 /// How the thread of files left uncommitted opens.
 pub const WORKING_TREE_THREAD: &str = "Also uncommitted at the last git status";
 /// How the thread of a pushed branch without a pull request opens.
 pub const PULL_REQUEST_THREAD: &str = "No pull request opened for the pushed branch yet";
 /// How the thread of the vulnerabilities a push reported opens.
 pub const VULNERABILITIES_THREAD: &str = "Reported at the last push";
+/// How the thread of a state file the session wrote opens.
+pub const STATE_NOTES_THREAD: &str = "Where the work stands, as the session noted it in";
 /// Threads that tell the state of the repository as last seen: the next session sees it
 /// afresh, so they are not carried forward.
-pub const SNAPSHOT_THREADS: [&str; 3] = [
+pub const SNAPSHOT_THREADS: [&str; 4] = [
     WORKING_TREE_THREAD,
     PULL_REQUEST_THREAD,
     VULNERABILITIES_THREAD,
+    STATE_NOTES_THREAD,
 ];
 /// Where a plan's thread names the plan's file: the file's name is no part of the plan's
 /// work, so what resolves the thread is judged without it.
@@ -166,6 +174,23 @@ pub fn open_threads(digest: &SessionDigest, summary: &CompactSummary, root: &str
                 clip(task, MAX_LINE)
             ));
         }
+    }
+    // The session's own account of where it stands, for whoever picks the work up: its
+    // headings orient, the file holds the rest.
+    if let Some(notes) = digest
+        .notes
+        .iter()
+        .rev()
+        .find(|notes| notes.kind == NotesKind::State && !notes.headings.is_empty())
+    {
+        threads.push(clip(
+            &format!(
+                "{STATE_NOTES_THREAD} {}: {}",
+                shown_path(&notes.path, root),
+                clip(&notes.headings.join("; "), MAX_NOTES_HEADINGS)
+            ),
+            MAX_LINE,
+        ));
     }
     threads
 }
@@ -367,6 +392,42 @@ mod tests {
             .find(|t| t.starts_with("Also uncommitted"))
             .map(String::as_str);
         assert_eq!(found, expected, "{threads:?}");
+    }
+
+    #[test]
+    fn the_newest_state_file_with_headings_tells_where_the_work_stands() {
+        let mut digest = digest(Ending::Replied);
+        let headings = |list: &[&str]| list.iter().map(|h| (*h).to_owned()).collect();
+        digest.write_notes(
+            "/p/docs/STATE.md",
+            NotesKind::State,
+            headings(&["Old"]),
+            true,
+        );
+        digest.write_notes(
+            "/p/HANDOFF.md",
+            NotesKind::State,
+            headings(&["Reimplement the server", "Pin `mcp` to 1.28.x"]),
+            true,
+        );
+        digest.write_notes("/p/NOTES-state.md", NotesKind::State, Vec::new(), true);
+        digest.write_notes(
+            "/p/DECISIONS.md",
+            NotesKind::Decisions,
+            headings(&["Use X"]),
+            true,
+        );
+        let threads = open_threads(&digest, &CompactSummary::default(), "/p");
+        assert_eq!(
+            threads,
+            [format!(
+                "{STATE_NOTES_THREAD} HANDOFF.md: Reimplement the server; Pin `mcp` to 1.28.x"
+            )]
+        );
+        assert!(
+            SNAPSHOT_THREADS.contains(&STATE_NOTES_THREAD),
+            "not carried forward"
+        );
     }
 
     #[test]

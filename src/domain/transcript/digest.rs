@@ -6,6 +6,7 @@ use std::fmt;
 use super::answer::{Answer, answers_to};
 use super::plan::Plan;
 use super::refusal::{Refusal, RefusedAction};
+use super::written_notes::{MAX_HEADINGS, MAX_NOTES, NotesKind, WrittenNotes};
 
 /// At most this many changed files are kept (the handoff format's limit).
 pub const MAX_FILES_CHANGED: usize = 20;
@@ -99,6 +100,9 @@ pub struct SessionDigest {
     /// Tool calls the user refused when asked (a plan-mode exit aside), oldest first, less
     /// those done after all; at most [`REFUSALS_KEPT`].
     pub refusals: Vec<Refusal>,
+    /// Decision logs and state files the session wrote, with their informative headings,
+    /// oldest first by their last write; at most [`MAX_NOTES`].
+    pub notes: Vec<WrittenNotes>,
 }
 
 /// A file the session changed.
@@ -368,6 +372,15 @@ impl SessionDigest {
                 file: plan.file.as_ref().map(clean),
                 ..plan.clone()
             }),
+            notes: self
+                .notes
+                .iter()
+                .map(|notes| WrittenNotes {
+                    path: clean(&notes.path),
+                    headings: notes.headings.iter().map(clean).collect(),
+                    ..notes.clone()
+                })
+                .collect(),
             refusals: self
                 .refusals
                 .iter()
@@ -386,6 +399,36 @@ impl SessionDigest {
                 other => other.clone(),
             },
             ..self.clone()
+        }
+    }
+
+    /// Records a write (replacing what the document's headings were) or an edit (adding to
+    /// them) of a document kept for later; the document moves to the newest place.
+    pub fn write_notes(&mut self, path: &str, kind: NotesKind, headings: Vec<String>, whole: bool) {
+        let earlier = self
+            .notes
+            .iter()
+            .position(|notes| notes.path == path)
+            .map(|at| self.notes.remove(at));
+        let mut kept = match (whole, earlier) {
+            (false, Some(earlier)) => earlier.headings,
+            _ => Vec::new(),
+        };
+        for heading in headings {
+            if !kept.contains(&heading) {
+                kept.push(heading);
+            }
+        }
+        if kept.len() > MAX_HEADINGS {
+            kept.drain(..kept.len() - MAX_HEADINGS);
+        }
+        self.notes.push(WrittenNotes {
+            path: path.to_owned(),
+            kind,
+            headings: kept,
+        });
+        if self.notes.len() > MAX_NOTES {
+            self.notes.remove(0);
         }
     }
 
@@ -496,6 +539,48 @@ mod tests {
             .collect();
         assert_eq!(kept, ["rm 2", "rm 4", "rm 5", "rm 6", "rm 3"]);
         assert_eq!(digest.refusals[4].said.as_deref(), Some("never"));
+    }
+
+    #[test]
+    fn a_write_replaces_a_documents_headings_and_an_edit_adds_to_them() {
+        let mut digest = SessionDigest::default();
+        let headings = |list: &[&str]| list.iter().map(|h| (*h).to_owned()).collect();
+        digest.write_notes("STATE.md", NotesKind::State, headings(&["Old plan"]), true);
+        digest.write_notes(
+            "ADR.md",
+            NotesKind::Decisions,
+            headings(&["Use Postgres"]),
+            true,
+        );
+        digest.write_notes("STATE.md", NotesKind::State, headings(&["New plan"]), true);
+        digest.write_notes(
+            "STATE.md",
+            NotesKind::State,
+            headings(&["Bug found", "New plan"]),
+            false,
+        );
+        assert_eq!(digest.notes.len(), 2);
+        assert_eq!(digest.notes[1].path, "STATE.md", "the newest write last");
+        assert_eq!(digest.notes[1].headings, ["New plan", "Bug found"]);
+        for n in 0..20 {
+            digest.write_notes(
+                "STATE.md",
+                NotesKind::State,
+                headings(&[&n.to_string()]),
+                false,
+            );
+        }
+        assert_eq!(
+            digest.notes[1].headings.len(),
+            MAX_HEADINGS,
+            "the newest headings kept"
+        );
+        assert_eq!(digest.notes[1].headings.last().unwrap(), "19");
+        for n in 0..20 {
+            digest.write_notes(&format!("{n}.md"), NotesKind::State, Vec::new(), true);
+        }
+        assert_eq!(digest.notes.len(), MAX_NOTES);
+        assert_eq!(digest.notes.last().unwrap().path, "19.md");
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod request;
 mod usage;
 mod user_shell;
 mod working_tree;
+mod written_notes;
 
 pub use answer::{Answer, answered_question, answers_to, opens_numbered_answers};
 pub use command_output::{
@@ -33,4 +34,7 @@ pub use usage::{CompactBoundary, ContextUsage};
 pub use user_shell::{user_shell_input, user_shell_output};
 pub use working_tree::{
     WorkingTree, is_named, named_paths, puts_everything_away, read_status, stages_everything,
+};
+pub use written_notes::{
+    MAX_HEADINGS, MAX_NOTES, NotesKind, WrittenNotes, is_state_file, note_headings,
 };
