@@ -2,7 +2,7 @@
 //! decisions a next session must not reopen.
 
 /// Phrases that mark a choice, in the languages of the real sessions measured.
-const CHOICE_MARKERS: [&str; 39] = [
+const CHOICE_MARKERS: [&str; 41] = [
     "let's go with",
     "lets go with",
     "go with ",
@@ -15,6 +15,8 @@ const CHOICE_MARKERS: [&str; 39] = [
     "better to ",
     "rather than",
     "i prefer",
+    "i like ",
+    "i love ",
     "we'll use",
     "we will use",
     "stick with",
@@ -98,6 +100,8 @@ mod tests {
         true
     )]
     #[case("wir hatten die Entscheidung: nur die MCP-Tools benutzen", true)]
+    #[case("and i like the most all valid..occassional dead end", true)]
+    #[case("I love the ticker, keep it", true)]
     #[case("Instead stage the latest changes and commit", false)]
     #[case("fix the login bug", false)]
     #[case("/kitchen:order use the plan instead of the draft", false)]
