@@ -11,15 +11,14 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::domain::agent_memory::{MAX_MEMORY_FILE_BYTES, is_agent_memory_path};
-use crate::domain::handoff::is_decision_file;
 use crate::domain::transcript::{
-    CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, Merge, NotesKind, NumberedLink, Plan,
-    PlanVerdict, RefusedAction, SessionDigest, TodoItem, TodoStatus, ahead_of_upstream,
-    check_summary, clean_request, command_gist, find_links, is_check_command, is_named,
-    is_plan_file, is_read_only_command, is_state_file, merged_pull_request, named_paths,
-    note_headings, parse_commit, parse_logged_commit, parse_push, pull_request_suggestion,
-    puts_everything_away, read_status, refused, remembered_note, stages_everything, tool_answers,
-    user_shell_input, user_shell_output, vulnerability_notice,
+    CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, Merge, NotesChange, NotesKind,
+    NumberedLink, Plan, PlanVerdict, RefusedAction, SessionDigest, TodoItem, TodoStatus,
+    ahead_of_upstream, check_summary, clean_request, command_gist, find_links, is_check_command,
+    is_decision_file, is_named, is_plan_file, is_read_only_command, is_state_file,
+    merged_pull_request, named_paths, note_headings, parse_commit, parse_logged_commit, parse_push,
+    pull_request_suggestion, puts_everything_away, read_status, refused, remembered_note,
+    stages_everything, tool_answers, user_shell_input, user_shell_output, vulnerability_notice,
 };
 
 use super::regular_file::read_regular_utf8_no_follow;
@@ -113,17 +112,19 @@ struct WriteInput {
     content: Option<String>,
 }
 
-/// The text a `Write`, `Edit` or `MultiEdit` call puts in a file, parsed only for a decision
-/// log or a state file.
+/// The text a `Write`, `Edit` or `MultiEdit` call puts in a file and the text it replaces,
+/// parsed only for a decision log or a state file.
 #[derive(Deserialize)]
 struct WrittenText {
     content: Option<String>,
+    old_string: Option<String>,
     new_string: Option<String>,
     edits: Option<Vec<EditText>>,
 }
 
 #[derive(Deserialize)]
 struct EditText {
+    old_string: Option<String>,
     new_string: Option<String>,
 }
 
@@ -131,9 +132,11 @@ struct EditText {
 struct PendingNotes {
     path: String,
     kind: NotesKind,
-    headings: Vec<String>,
-    /// A `Write`: the headings replace the document's earlier ones.
-    whole: bool,
+    /// The headings of the text written…
+    added: Vec<String>,
+    /// …and of the text it replaced.
+    removed: Vec<String>,
+    change: NotesChange,
 }
 
 #[derive(Deserialize)]
@@ -401,7 +404,7 @@ impl DigestBuilder {
     }
 
     fn tool_use(&mut self, block: &Block<'_>) {
-        let (Some(id), Some(name), Some(input)) =
+        let (Some(id), Some(name), Some(raw)) =
             (block.id.clone(), block.name.as_deref(), block.input)
         else {
             return;
@@ -409,32 +412,31 @@ impl DigestBuilder {
         if self.pending.len() >= MAX_PENDING {
             return;
         }
-        if matches!(name, "apply_patch" | "ApplyPatch") && input.get().starts_with('"') {
-            if let Ok(patch) = serde_json::from_str::<String>(input.get()) {
+        if matches!(name, "apply_patch" | "ApplyPatch") && raw.get().starts_with('"') {
+            if let Ok(patch) = serde_json::from_str::<String>(raw.get()) {
                 self.pending.insert(id, Pending::Files(patch_files(&patch)));
             }
             return;
         }
-        let Ok(parsed) = serde_json::from_str::<ToolInput>(input.get()) else {
+        let Ok(input) = serde_json::from_str::<ToolInput>(raw.get()) else {
             return;
         };
         if matches!(name, "Write" | "Edit" | "MultiEdit")
             && self.notes.len() < MAX_PENDING
-            && let Some(notes) = parsed
+            && let Some(notes) = input
                 .file_path
                 .as_deref()
-                .and_then(|path| pending_notes(path, name, input))
+                .and_then(|path| pending_notes(path, name, raw))
         {
             self.notes.insert(id.clone(), notes);
         }
-        let input = parsed;
         let pending = match name {
             "Write" | "Edit" | "MultiEdit"
                 if input.file_path.as_deref().is_some_and(is_agent_memory_path) =>
             {
                 let path = input.file_path.unwrap_or_default();
                 let written = (name == "Write")
-                    .then(|| serde_json::from_str::<WriteInput>(block.input?.get()).ok())
+                    .then(|| serde_json::from_str::<WriteInput>(raw.get()).ok())
                     .flatten()
                     .and_then(|write| write.content)
                     .filter(|text| text.len() as u64 <= MAX_MEMORY_FILE_BYTES);
@@ -512,8 +514,13 @@ impl DigestBuilder {
     /// A tool call's result: its effect counts when it succeeded.
     pub(super) fn resolve(&mut self, id: &str, is_error: bool, output: &str) {
         if let Some(notes) = self.notes.remove(id).filter(|_| !is_error) {
-            self.digest
-                .write_notes(&notes.path, notes.kind, notes.headings, notes.whole);
+            self.digest.write_notes(
+                &notes.path,
+                notes.kind,
+                notes.change,
+                &notes.removed,
+                notes.added,
+            );
         }
         let Some(pending) = self.pending.remove(id) else {
             return;
@@ -782,7 +789,8 @@ impl DigestBuilder {
     }
 }
 
-/// The headings a write or edit gives `path`, when it is a decision log or a state file.
+/// The headings a write or edit gives `path` and takes from it, when it is a decision log
+/// or a state file.
 fn pending_notes(path: &str, tool: &str, input: &RawValue) -> Option<PendingNotes> {
     let kind = if is_decision_file(path) {
         NotesKind::Decisions
@@ -792,16 +800,25 @@ fn pending_notes(path: &str, tool: &str, input: &RawValue) -> Option<PendingNote
         return None;
     };
     let written = serde_json::from_str::<WrittenText>(input.get()).ok()?;
-    let mut text = written.content.or(written.new_string).unwrap_or_default();
+    let (mut added, mut removed) = (
+        written.content.or(written.new_string).unwrap_or_default(),
+        written.old_string.unwrap_or_default(),
+    );
     for edit in written.edits.unwrap_or_default() {
-        text.push('\n');
-        text.push_str(&edit.new_string.unwrap_or_default());
+        added.push('\n');
+        added.push_str(&edit.new_string.unwrap_or_default());
+        removed.push('\n');
+        removed.push_str(&edit.old_string.unwrap_or_default());
     }
     Some(PendingNotes {
-        path: path.to_owned(),
+        path: path.trim().to_owned(),
         kind,
-        headings: note_headings(&text),
-        whole: tool == "Write",
+        added: note_headings(&added),
+        removed: note_headings(&removed),
+        change: match tool {
+            "Write" => NotesChange::Written,
+            _ => NotesChange::Edited,
+        },
     })
 }
 

@@ -568,23 +568,27 @@ fn preference(verb: &str, rest: &str) -> Option<Candidate> {
     ))
 }
 
-/// Whether what is liked is general: a habit ("to use…") or a bare plural ("error messages
-/// that…", "short answers"), not a determiner's or a gerund's thing at hand.
+/// Whether what is liked is general: a habit ("to use…"), a wish of the assistant ("you to
+/// explain…") or a bare plural ("error messages that…", "short answers"), not a
+/// determiner's, a possessive's or a gerund's thing at hand ("Claude's plan").
 fn general_object(rest: &str) -> bool {
-    let lower = rest.to_lowercase();
+    let lower = rest.to_lowercase().replace('’', "'");
     let mut words = lower
-        .split(|c: char| !c.is_alphanumeric())
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
         .filter(|w| !w.is_empty());
     let Some(first) = words.next() else {
         return false;
     };
-    if first == "to" {
+    if matches!(first, "to" | "you") {
         return true;
     }
-    if DETERMINERS.contains(&first) || first.ends_with("ing") {
+    let possessive = |word: &str| word.ends_with("'s");
+    if DETERMINERS.contains(&first) || first.ends_with("ing") || possessive(first) {
         return false;
     }
-    first.ends_with('s') || words.next().is_some_and(|second| second.ends_with('s'))
+    let plural = |word: &str| word.ends_with('s') && !possessive(word);
+    plural(first) || words.next().is_some_and(plural)
 }
 
 /// Words that point at one thing rather than a kind of thing.
@@ -703,6 +707,12 @@ mod tests {
         LearningKind::Pattern,
         Family::Preference,
         "Likes error messages that say what to do next, not just what failed."
+    )]
+    #[case::likes_a_standing_wish(
+        "I like you to explain the root cause after every fix.",
+        LearningKind::SelfKnowledge,
+        Family::Preference,
+        "Should explain the root cause after every fix."
     )]
     #[case::likes_a_habit(
         "I like to keep pull requests under 400 lines.",
@@ -1010,6 +1020,7 @@ mod tests {
         "I like putting recordings in recordings even if max recordings is zero."
     )]
     #[case::liking_a_result("and i like the most all valid..occassional dead end")]
+    #[case::liking_someones_plan("I like Claude's plan for the cache layer better.")]
     #[case::want_you("I want you to check all the config directories for logs")]
     #[case::would_like("I'd like to explain the issue briefly and then give the fix.")]
     #[case::bare_dont("dont do web search think how to run it on the cluster")]

@@ -16,8 +16,9 @@ use super::file_groups::{file_groups, relative_path, shown_path};
 use super::last_reply::cut_reply;
 use super::open_threads::open_threads;
 use super::scratch::is_scratch_file;
-use super::user_choice::{is_decision_file, is_user_choice};
+use super::user_choice::is_user_choice;
 use super::{Handoff, ParsedHandoff, carried_threads, link_lines};
+use crate::domain::transcript::is_decision_file;
 
 const REQUESTS_KEPT: usize = 10;
 const MAX_ITEM: usize = 300;
@@ -380,13 +381,13 @@ fn accomplished(digest: &SessionDigest, completed: Vec<String>) -> Vec<String> {
     done
 }
 
-/// The headings the session gave the document at `path`, newest last.
+/// The headings the session gave the document at `path`, newest first.
 fn notes_headings<'a>(digest: &'a SessionDigest, path: &str) -> Vec<&'a str> {
     digest
         .notes
         .iter()
         .find(|notes| notes.path == path)
-        .map(|notes| notes.headings.iter().map(String::as_str).collect())
+        .map(|notes| notes.headings.iter().rev().map(String::as_str).collect())
         .unwrap_or_default()
 }
 
@@ -491,7 +492,9 @@ fn decisions(digest: &SessionDigest, from_summary: &[String], root: &str) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::transcript::{Answer, CheckRun, Commit, Ending, NotesKind, TodoItem};
+    use crate::domain::transcript::{
+        Answer, CheckRun, Commit, Ending, NotesChange, NotesKind, TodoItem,
+    };
     use rstest::rstest;
 
     #[rstest]
@@ -679,7 +682,7 @@ mod tests {
     #[rstest]
     #[case::named_by_its_headings(
         &["Pin `mcp` to 1.28.x", "Single-tenant by design"],
-        "Recorded in DECISIONS.md: Pin `mcp` to 1.28.x; Single-tenant by design"
+        "Recorded in DECISIONS.md: Single-tenant by design; Pin `mcp` to 1.28.x"
     )]
     #[case::without_headings_only_the_file(&[], "Recorded in DECISIONS.md")]
     fn a_decision_log_is_named_with_the_headings_the_session_gave_it(
@@ -694,7 +697,13 @@ mod tests {
         let path = "/home/u/shop-api/DECISIONS.md";
         digest.touch_file(path);
         let headings = headings.iter().map(|h| (*h).to_owned()).collect();
-        digest.write_notes(path, NotesKind::Decisions, headings, true);
+        digest.write_notes(
+            path,
+            NotesKind::Decisions,
+            NotesChange::Written,
+            &[],
+            headings,
+        );
         let handoff = build_handoff(&digest, scope(None), now());
         assert_eq!(handoff.decisions, [expected]);
     }

@@ -121,6 +121,7 @@ mod tests {
     #[case::vulnerabilities(
         "Reported at the last push: GitHub found 2 vulnerabilities on o/r's default branch (1 high)"
     )]
+    #[case::state_notes("Where the work stands, as the session noted it in STATE.md: Bug fixed")]
     fn the_repository_as_last_seen_is_not_carried(#[case] thread: &str) {
         let previous = read_handoff(&format!("## Open Threads\n- {thread}\n")).unwrap();
         assert!(carried_threads(&previous, &[]).is_empty());

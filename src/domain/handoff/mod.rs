@@ -27,4 +27,4 @@ pub use links::link_lines;
 pub use open_threads::open_threads;
 pub use read::{ParsedHandoff, read_handoff};
 pub use scratch::is_scratch_file;
-pub use user_choice::{is_decision_file, is_user_choice};
+pub use user_choice::is_user_choice;

@@ -11,9 +11,10 @@ use super::compact_summary::CompactSummary;
 use super::file_groups::{is_outside, relative_path, shown_path};
 
 const MAX_LINE: usize = 240;
-/// The headings of a state file the session wrote are cut to this: they orient, the file
-/// holds the rest.
+/// The headings of a state file the session wrote are cut to this, each to the second: they
+/// orient, the file holds the rest.
 const MAX_NOTES_HEADINGS: usize = 100;
+const MAX_NOTES_HEADING: usize = 60;
 /// How the thread of files left uncommitted opens.
 pub const WORKING_TREE_THREAD: &str = "Also uncommitted at the last git status";
 /// How the thread of a pushed branch without a pull request opens.
@@ -176,19 +177,28 @@ pub fn open_threads(digest: &SessionDigest, summary: &CompactSummary, root: &str
         }
     }
     // The session's own account of where it stands, for whoever picks the work up: its
-    // headings orient, the file holds the rest.
+    // newest headings orient, the file holds the rest.
     if let Some(notes) = digest
         .notes
         .iter()
         .rev()
-        .find(|notes| notes.kind == NotesKind::State && !notes.headings.is_empty())
+        .find(|notes| notes.kind == NotesKind::State)
     {
+        let file = shown_path(&notes.path, root);
+        let headings: Vec<String> = notes
+            .headings
+            .iter()
+            .rev()
+            .map(|heading| clip(heading, MAX_NOTES_HEADING))
+            .collect();
         threads.push(clip(
-            &format!(
-                "{STATE_NOTES_THREAD} {}: {}",
-                shown_path(&notes.path, root),
-                clip(&notes.headings.join("; "), MAX_NOTES_HEADINGS)
-            ),
+            &match headings.is_empty() {
+                true => format!("{STATE_NOTES_THREAD} {file}"),
+                false => format!(
+                    "{STATE_NOTES_THREAD} {file}: {}",
+                    clip(&headings.join("; "), MAX_NOTES_HEADINGS)
+                ),
+            },
             MAX_LINE,
         ));
     }
@@ -212,7 +222,7 @@ fn awaiting(reply: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::transcript::{CheckRun, Commit, Plan, TodoItem};
+    use crate::domain::transcript::{CheckRun, Commit, NotesChange, Plan, TodoItem};
     use rstest::rstest;
 
     fn digest(ending: Ending) -> SessionDigest {
@@ -394,40 +404,42 @@ mod tests {
         assert_eq!(found, expected, "{threads:?}");
     }
 
-    #[test]
-    fn the_newest_state_file_with_headings_tells_where_the_work_stands() {
+    #[rstest]
+    #[case::newest_headings_first(
+        &["Reimplement the server", "Pin `mcp` to 1.28.x"],
+        "HANDOFF.md: Pin `mcp` to 1.28.x; Reimplement the server"
+    )]
+    #[case::without_headings_the_file(&[], "HANDOFF.md")]
+    fn the_newest_state_file_tells_where_the_work_stands(
+        #[case] headings: &[&str],
+        #[case] expected: &str,
+    ) {
         let mut digest = digest(Ending::Replied);
-        let headings = |list: &[&str]| list.iter().map(|h| (*h).to_owned()).collect();
+        let list = |list: &[&str]| list.iter().map(|h| (*h).to_owned()).collect();
+        let written = NotesChange::Written;
         digest.write_notes(
-            "/p/docs/STATE.md",
+            "/p/STATE.md",
             NotesKind::State,
-            headings(&["Old"]),
-            true,
+            written,
+            &[],
+            list(&["Old one"]),
         );
         digest.write_notes(
             "/p/HANDOFF.md",
             NotesKind::State,
-            headings(&["Reimplement the server", "Pin `mcp` to 1.28.x"]),
-            true,
+            written,
+            &[],
+            list(headings),
         );
-        digest.write_notes("/p/NOTES-state.md", NotesKind::State, Vec::new(), true);
         digest.write_notes(
-            "/p/DECISIONS.md",
+            "/p/ADR.md",
             NotesKind::Decisions,
-            headings(&["Use X"]),
-            true,
+            written,
+            &[],
+            list(&["Use X"]),
         );
         let threads = open_threads(&digest, &CompactSummary::default(), "/p");
-        assert_eq!(
-            threads,
-            [format!(
-                "{STATE_NOTES_THREAD} HANDOFF.md: Reimplement the server; Pin `mcp` to 1.28.x"
-            )]
-        );
-        assert!(
-            SNAPSHOT_THREADS.contains(&STATE_NOTES_THREAD),
-            "not carried forward"
-        );
+        assert_eq!(threads, [format!("{STATE_NOTES_THREAD} {expected}")]);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::fmt;
 use super::answer::{Answer, answers_to};
 use super::plan::Plan;
 use super::refusal::{Refusal, RefusedAction};
-use super::written_notes::{MAX_HEADINGS, MAX_NOTES, NotesKind, WrittenNotes};
+use super::written_notes::{MAX_HEADINGS, MAX_NOTES, NotesChange, NotesKind, WrittenNotes};
 
 /// At most this many changed files are kept (the handoff format's limit).
 pub const MAX_FILES_CHANGED: usize = 20;
@@ -402,23 +402,29 @@ impl SessionDigest {
         }
     }
 
-    /// Records a write (replacing what the document's headings were) or an edit (adding to
-    /// them) of a document kept for later; the document moves to the newest place.
-    pub fn write_notes(&mut self, path: &str, kind: NotesKind, headings: Vec<String>, whole: bool) {
+    /// Records a change of a document kept for later: a write replaces its headings, an edit
+    /// takes the replaced text's and adds the new text's (one added again moves to the end).
+    /// The document moves to the newest place.
+    pub fn write_notes(
+        &mut self,
+        path: &str,
+        kind: NotesKind,
+        change: NotesChange,
+        removed: &[String],
+        added: Vec<String>,
+    ) {
+        let path = path.trim();
         let earlier = self
             .notes
             .iter()
             .position(|notes| notes.path == path)
             .map(|at| self.notes.remove(at));
-        let mut kept = match (whole, earlier) {
-            (false, Some(earlier)) => earlier.headings,
+        let mut kept = match (change, earlier) {
+            (NotesChange::Edited, Some(earlier)) => earlier.headings,
             _ => Vec::new(),
         };
-        for heading in headings {
-            if !kept.contains(&heading) {
-                kept.push(heading);
-            }
-        }
+        kept.retain(|heading| !removed.contains(heading) && !added.contains(heading));
+        kept.extend(added);
         if kept.len() > MAX_HEADINGS {
             kept.drain(..kept.len() - MAX_HEADINGS);
         }
@@ -542,42 +548,51 @@ mod tests {
     }
 
     #[test]
-    fn a_write_replaces_a_documents_headings_and_an_edit_adds_to_them() {
+    fn a_write_replaces_a_documents_headings_and_an_edit_replaces_some() {
         let mut digest = SessionDigest::default();
-        let headings = |list: &[&str]| list.iter().map(|h| (*h).to_owned()).collect();
-        digest.write_notes("STATE.md", NotesKind::State, headings(&["Old plan"]), true);
-        digest.write_notes(
-            "ADR.md",
-            NotesKind::Decisions,
-            headings(&["Use Postgres"]),
-            true,
-        );
-        digest.write_notes("STATE.md", NotesKind::State, headings(&["New plan"]), true);
+        let list = |list: &[&str]| list.iter().map(|h| (*h).to_owned()).collect::<Vec<_>>();
+        let (state, decisions) = (NotesKind::State, NotesKind::Decisions);
+        let (written, edited) = (NotesChange::Written, NotesChange::Edited);
+        digest.write_notes("STATE.md", state, written, &[], list(&["Old plan here"]));
+        digest.write_notes("ADR.md", decisions, written, &[], list(&["Use Postgres"]));
         digest.write_notes(
             "STATE.md",
-            NotesKind::State,
-            headings(&["Bug found", "New plan"]),
-            false,
+            state,
+            written,
+            &[],
+            list(&["New plan", "Open bug"]),
+        );
+        digest.write_notes(
+            " STATE.md",
+            state,
+            edited,
+            &list(&["Open bug"]),
+            list(&["Bug fixed", "New plan"]),
         );
         assert_eq!(digest.notes.len(), 2);
         assert_eq!(digest.notes[1].path, "STATE.md", "the newest write last");
-        assert_eq!(digest.notes[1].headings, ["New plan", "Bug found"]);
+        assert_eq!(
+            digest.notes[1].headings,
+            ["Bug fixed", "New plan"],
+            "the replaced heading gone, the one added again moved to the end"
+        );
         for n in 0..20 {
             digest.write_notes(
                 "STATE.md",
-                NotesKind::State,
-                headings(&[&n.to_string()]),
-                false,
+                state,
+                edited,
+                &[],
+                list(&[&format!("Step {n}")]),
             );
         }
         assert_eq!(
             digest.notes[1].headings.len(),
             MAX_HEADINGS,
-            "the newest headings kept"
+            "the newest kept"
         );
-        assert_eq!(digest.notes[1].headings.last().unwrap(), "19");
+        assert_eq!(digest.notes[1].headings.last().unwrap(), "Step 19");
         for n in 0..20 {
-            digest.write_notes(&format!("{n}.md"), NotesKind::State, Vec::new(), true);
+            digest.write_notes(&format!("{n}.md"), state, written, &[], Vec::new());
         }
         assert_eq!(digest.notes.len(), MAX_NOTES);
         assert_eq!(digest.notes.last().unwrap().path, "19.md");

@@ -36,5 +36,6 @@ pub use working_tree::{
     WorkingTree, is_named, named_paths, puts_everything_away, read_status, stages_everything,
 };
 pub use written_notes::{
-    MAX_HEADINGS, MAX_NOTES, NotesKind, WrittenNotes, is_state_file, note_headings,
+    MAX_HEADINGS, MAX_NOTES, NotesChange, NotesKind, WrittenNotes, is_decision_file, is_state_file,
+    note_headings,
 };
