@@ -709,6 +709,32 @@ mod tests {
     }
 
     #[test]
+    fn a_secret_in_a_heading_is_redacted() {
+        let mut digest = SessionDigest {
+            user_requests: vec!["record the decisions".into()],
+            user_turns: 1,
+            ..SessionDigest::default()
+        };
+        let path = "/home/u/shop-api/docs/STATE.md";
+        let token = format!("ghp_{}", "a1B2c3D4e5".repeat(4));
+        let heading = format!("Rotate {token} now");
+        digest.write_notes(
+            path,
+            NotesKind::State,
+            NotesChange::Written,
+            &[],
+            vec![heading],
+        );
+        let handoff = build_handoff(&digest, scope(None), now());
+        let thread = handoff
+            .open_threads
+            .iter()
+            .find(|t| t.contains("docs/STATE.md"))
+            .expect("the state file's thread");
+        assert!(!thread.contains("ghp_a1B2"), "{thread}");
+    }
+
+    #[test]
     fn a_short_answer_inside_a_later_choice_leaves_the_choice_shown() {
         let digest = SessionDigest {
             user_requests: vec![
