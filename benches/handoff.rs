@@ -21,7 +21,10 @@
 //! `fresh24`), each measured once and tuned on since.
 //! `-- --heldout` adds the next held-out part once one is built (`HELD_OUT`; none is left
 //! now). `-- --detail tune` (or `seen` … `seen25`, or `all`) adds each session's missed facts
-//! and its injected text; the held-out part is never shown in detail.
+//! and its injected text; the held-out part is never shown in detail. `-- --ceiling` adds where
+//! the facts are lost (`support/handoff_ceiling.rs`): those the whole handoff file holds, and
+//! those a chooser that knows the gold would carry within the share, from the file's lines and
+//! from those and every reply's sentences.
 
 use std::path::Path;
 
@@ -32,6 +35,11 @@ use carryover::domain::ports::{DigestScope, TranscriptReader};
 use carryover::domain::seed::Timestamp;
 use carryover::infrastructure::ClaudeTranscriptReader;
 use serde::Deserialize;
+
+#[path = "support/handoff_ceiling.rs"]
+mod ceiling;
+
+use ceiling::{Ceiling, normalise};
 
 const GOLD: [&str; 27] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
@@ -98,6 +106,7 @@ struct Scored {
     noise: Vec<String>,
     missed: Vec<String>,
     text: String,
+    ceiling: Ceiling,
 }
 
 /// The part measured once by `--heldout`, when one is left (its gold split).
@@ -161,6 +170,7 @@ fn main() {
             None => eprintln!("every part has been measured: no held-out part is left"),
         }
     }
+    let mut bounds = Vec::new();
     for &(split, stored) in &splits {
         let scored: Vec<(&Session, Scored)> = sessions
             .iter()
@@ -181,6 +191,19 @@ fn main() {
             chars.iter().sum::<usize>() as f64 / chars.len().max(1) as f64,
             chars.iter().max().unwrap_or(&0),
         );
+        let sum = |bound: fn(&Ceiling) -> usize| -> usize {
+            scored.iter().map(|(_, s)| bound(&s.ceiling)).sum()
+        };
+        bounds.push((
+            split,
+            facts,
+            recalled,
+            Ceiling {
+                in_file: sum(|c| c.in_file),
+                best_of_file: sum(|c| c.best_of_file),
+                best_with_replies: sum(|c| c.best_with_replies),
+            },
+        ));
         if matches!(detail.as_deref(), Some(d) if d == split || d == "all")
             && !split.starts_with("heldout")
         {
@@ -196,6 +219,38 @@ fn main() {
             }
         }
     }
+    if ceiling_wanted() {
+        print_bounds(&bounds);
+    }
+}
+
+/// The bounds table of `--ceiling`: per part, then over every part shown.
+fn print_bounds(bounds: &[(&str, usize, usize, Ceiling)]) {
+    println!(
+        "\n| Split | Facts | Shown | In the file | Chosen from the file | Chosen from the file and replies |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|");
+    let cell =
+        |found: usize, facts: usize| format!("{:.2} ({found})", found as f64 / facts.max(1) as f64);
+    let row = |split: &str, facts: usize, shown: usize, bound: &Ceiling| {
+        println!(
+            "| {split} | {facts} | {} | {} | {} | {} |",
+            cell(shown, facts),
+            cell(bound.in_file, facts),
+            cell(bound.best_of_file, facts),
+            cell(bound.best_with_replies, facts),
+        );
+    };
+    let mut total = (0, 0, Ceiling::default());
+    for (split, facts, shown, bound) in bounds {
+        row(split, *facts, *shown, bound);
+        total.0 += facts;
+        total.1 += shown;
+        total.2.in_file += bound.in_file;
+        total.2.best_of_file += bound.best_of_file;
+        total.2.best_with_replies += bound.best_with_replies;
+    }
+    row("all", total.0, total.1, &total.2);
 }
 
 /// The injected text of one session's handoff, scored against its gold facts.
@@ -203,7 +258,8 @@ fn score(session: &Session) -> Scored {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/real-sessions")
         .join(&session.file);
-    let text = injected(&path, &session.cwd);
+    let material = handoff_material(&path, &session.cwd);
+    let text = material.shown;
     let haystack = normalise(&text);
     let mut scored = Scored {
         facts: session.facts.len(),
@@ -213,6 +269,7 @@ fn score(session: &Session) -> Scored {
         chars: text.chars().count(),
         noise: Vec::new(),
         missed: Vec::new(),
+        ceiling: Ceiling::default(),
         text,
     };
     for fact in &session.facts {
@@ -238,12 +295,41 @@ fn score(session: &Session) -> Scored {
         .filter(|noise| haystack.contains(&normalise(noise)))
         .cloned()
         .collect();
+    if ceiling_wanted() {
+        let groups: Vec<Vec<Vec<String>>> = session
+            .facts
+            .iter()
+            .map(|fact| fact.groups.clone())
+            .collect();
+        // The heading and the pointer are written whatever lines are chosen.
+        let fixed: usize = [scored.text.lines().next(), scored.text.lines().last()]
+            .into_iter()
+            .flatten()
+            .map(|line| line.chars().count() + 1)
+            .sum();
+        let room = HANDOFF_MAX_CHARS.saturating_sub(fixed);
+        scored.ceiling = ceiling::ceiling(&groups, &material.document, &material.replies, room);
+    }
     scored
 }
 
-/// What the next session would be shown: the transcript read whole, the handoff built,
-/// written, read back and cut to its share.
-fn injected(transcript: &Path, cwd: &str) -> String {
+/// Whether `--ceiling` asked for the bounds (they take longer than the figures).
+fn ceiling_wanted() -> bool {
+    std::env::args().any(|arg| arg == "--ceiling")
+}
+
+/// A session's handoff as the bench reads it.
+struct Material {
+    /// What the next session would be shown.
+    shown: String,
+    /// The handoff file's body, below its front matter.
+    document: String,
+    /// The session's replies to the user, the last one included.
+    replies: Vec<String>,
+}
+
+/// The transcript read whole, the handoff built, written, read back and cut to its share.
+fn handoff_material(transcript: &Path, cwd: &str) -> Material {
     let digest = pollster::block_on(ClaudeTranscriptReader.digest(transcript, DigestScope::Whole))
         .expect("the transcript reads");
     let now = Timestamp::parse("2026-11-23T09:00:00Z").expect("timestamp");
@@ -261,8 +347,9 @@ fn injected(transcript: &Path, cwd: &str) -> String {
         },
         now,
     );
-    let parsed = read_handoff(&handoff.render()).expect("a handoff reads back");
-    handoff_section(
+    let rendered = handoff.render();
+    let parsed = read_handoff(&rendered).expect("a handoff reads back");
+    let shown = handoff_section(
         &parsed,
         HandoffOrigin::Previous,
         "~/.local/share/carryover/projects/project/handoffs/bench.md",
@@ -270,13 +357,17 @@ fn injected(transcript: &Path, cwd: &str) -> String {
         now,
         HANDOFF_MAX_CHARS,
     )
-    .render()
-}
-
-/// Lowercased with whitespace collapsed, as the gold's matching rule says.
-fn normalise(text: &str) -> String {
-    text.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    .render();
+    let document = rendered
+        .strip_prefix("---\n")
+        .and_then(|rest| rest.split_once("\n---\n"))
+        .map_or(rendered.as_str(), |(_, body)| body)
+        .to_owned();
+    let mut replies = digest.turn_replies.clone();
+    replies.extend(digest.last_assistant_message.clone());
+    Material {
+        shown,
+        document,
+        replies,
+    }
 }
