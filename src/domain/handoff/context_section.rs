@@ -21,6 +21,9 @@ use super::read::read_handoff;
 pub const HANDOFF_MAX_CHARS: usize = 2_500;
 
 const MAX_LINE: usize = 300;
+/// A request is shown by its opening: ten of them this short tell more than five whole
+/// (docs/benchmarks.md, fourteenth round).
+const MAX_REQUEST_LINE: usize = 120;
 /// An earlier turn's line may be longer: a short session's handoff widens them to use its room.
 const MAX_TURN_LINE: usize = 1_000;
 /// Room left for the pointer to the file when a handoff is sized before its path is known.
@@ -119,6 +122,7 @@ pub fn handoff_section(
         };
         let max_line = match heading {
             SECTION_TURNS => MAX_TURN_LINE,
+            SECTION_REQUESTS => MAX_REQUEST_LINE,
             _ => MAX_LINE,
         };
         for line in lines.take(cap) {
@@ -174,7 +178,7 @@ fn item_text(line: &str) -> &str {
 }
 
 /// Where a section goes: what the session set out to do and what it left open first, its
-/// raw material (files, the last reply, the requests) last.
+/// raw material (files, the last reply, the user's requests, the earlier replies) last.
 fn priority(heading: &str) -> usize {
     match heading {
         SECTION_GOAL => 0,
@@ -185,8 +189,8 @@ fn priority(heading: &str) -> usize {
         SECTION_NEXT_STEPS => 5,
         SECTION_FILES => 6,
         SECTION_LAST_MESSAGE => 7,
-        SECTION_TURNS => 8,
-        SECTION_REQUESTS => 9,
+        SECTION_REQUESTS => 8,
+        SECTION_TURNS => 9,
         _ => 10,
     }
 }
@@ -200,7 +204,7 @@ fn lines_shown(heading: &str) -> usize {
         SECTION_DECISIONS | SECTION_IN_PROGRESS | SECTION_NEXT_STEPS => 5,
         SECTION_FILES => 4,
         SECTION_LAST_MESSAGE => 14,
-        SECTION_REQUESTS => 5,
+        SECTION_REQUESTS => 10,
         SECTION_TURNS => 8,
         _ => MAX_LINES_PER_SECTION,
     }
@@ -301,6 +305,49 @@ mod tests {
                 "  - older",
                 "Full handoff: /p/h.md",
             ]
+        );
+    }
+
+    #[test]
+    fn the_requests_come_before_the_earlier_turns_which_a_tight_share_cuts_first() {
+        let markdown = "---\nsession_id: s1\n---\n## Earlier Turns\n- the reply of an earlier turn, long enough to take the room that is left\n\n## User Requests\n- fix the login redirect\n";
+        let full = shown_now(markdown);
+        let requests = full.find("User Requests:").expect("requests shown");
+        let turns = full.find("Earlier Turns:").expect("turns shown");
+        assert!(requests < turns, "{full}");
+        let cut = shown(markdown, full.chars().count() - 20);
+        assert!(cut.contains("  - fix the login redirect"), "{cut}");
+        assert!(!cut.contains("Earlier Turns:"), "{cut}");
+    }
+
+    #[rstest]
+    #[case::ten_shown_of_twelve(12, 10)]
+    #[case::all_of_a_few(3, 3)]
+    fn the_newest_ten_requests_are_shown_each_by_its_opening(
+        #[case] written: usize,
+        #[case] expected: usize,
+    ) {
+        let requests: String = (1..=written)
+            .map(|n| format!("- request {n:02} {}\n", "word ".repeat(60)))
+            .collect();
+        let text = shown(
+            &format!("---\nsession_id: s1\n---\n## User Requests\n{requests}"),
+            100_000,
+        );
+        let shown_requests: Vec<&str> = text
+            .lines()
+            .filter(|line| line.starts_with("  - request"))
+            .collect();
+        assert_eq!(shown_requests.len(), expected, "{text}");
+        assert!(
+            shown_requests[0].starts_with(&format!("  - request {written:02}")),
+            "{text}"
+        );
+        assert!(
+            shown_requests
+                .iter()
+                .all(|line| line.trim_start_matches("  - ").chars().count() <= MAX_REQUEST_LINE),
+            "{text}"
         );
     }
 
