@@ -21,10 +21,10 @@
 //! `fresh24`), each measured once and tuned on since.
 //! `-- --heldout` adds the next held-out part once one is built (`HELD_OUT`; none is left
 //! now). `-- --detail tune` (or `seen` … `seen25`, or `all`) adds each session's missed facts
-//! and its injected text; the held-out part is never shown in detail. `-- --ceiling` adds where
-//! the facts are lost (`support/handoff_ceiling.rs`): those the whole handoff file holds, and
-//! those a chooser that knows the gold would carry within the share, from the file's lines and
-//! from those and every reply's sentences.
+//! and its injected text; the held-out part is never shown in detail. `-- --losses` adds where
+//! the facts are lost (`support/handoff_losses.rs`): those the whole handoff file holds, and
+//! those a greedy chooser that knows the gold would carry within the share, from the file's
+//! lines and from those and the sentences of the replies the digest keeps.
 
 use std::path::Path;
 
@@ -36,10 +36,10 @@ use carryover::domain::seed::Timestamp;
 use carryover::infrastructure::ClaudeTranscriptReader;
 use serde::Deserialize;
 
-#[path = "support/handoff_ceiling.rs"]
-mod ceiling;
+#[path = "support/handoff_losses.rs"]
+mod losses;
 
-use ceiling::{Ceiling, normalise};
+use losses::{FactLosses, matches_group, normalise};
 
 const GOLD: [&str; 27] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
@@ -106,7 +106,7 @@ struct Scored {
     noise: Vec<String>,
     missed: Vec<String>,
     text: String,
-    ceiling: Ceiling,
+    losses: FactLosses,
 }
 
 /// The part measured once by `--heldout`, when one is left (its gold split).
@@ -170,7 +170,7 @@ fn main() {
             None => eprintln!("every part has been measured: no held-out part is left"),
         }
     }
-    let mut bounds = Vec::new();
+    let mut losses = Vec::new();
     for &(split, stored) in &splits {
         let scored: Vec<(&Session, Scored)> = sessions
             .iter()
@@ -191,17 +191,17 @@ fn main() {
             chars.iter().sum::<usize>() as f64 / chars.len().max(1) as f64,
             chars.iter().max().unwrap_or(&0),
         );
-        let sum = |bound: fn(&Ceiling) -> usize| -> usize {
-            scored.iter().map(|(_, s)| bound(&s.ceiling)).sum()
+        let sum = |measure: fn(&FactLosses) -> usize| -> usize {
+            scored.iter().map(|(_, s)| measure(&s.losses)).sum()
         };
-        bounds.push((
+        losses.push((
             split,
             facts,
             recalled,
-            Ceiling {
-                in_file: sum(|c| c.in_file),
-                best_of_file: sum(|c| c.best_of_file),
-                best_with_replies: sum(|c| c.best_with_replies),
+            FactLosses {
+                in_file: sum(|l| l.in_file),
+                chosen_from_file: sum(|l| l.chosen_from_file),
+                chosen_with_replies: sum(|l| l.chosen_with_replies),
             },
         ));
         if matches!(detail.as_deref(), Some(d) if d == split || d == "all")
@@ -219,36 +219,36 @@ fn main() {
             }
         }
     }
-    if ceiling_wanted() {
-        print_bounds(&bounds);
+    if losses_wanted() {
+        print_losses(&losses);
     }
 }
 
-/// The bounds table of `--ceiling`: per part, then over every part shown.
-fn print_bounds(bounds: &[(&str, usize, usize, Ceiling)]) {
+/// The table of `--losses`: per part, then over every part shown.
+fn print_losses(losses: &[(&str, usize, usize, FactLosses)]) {
     println!(
         "\n| Split | Facts | Shown | In the file | Chosen from the file | Chosen from the file and replies |"
     );
     println!("|---|---:|---:|---:|---:|---:|");
     let cell =
         |found: usize, facts: usize| format!("{:.2} ({found})", found as f64 / facts.max(1) as f64);
-    let row = |split: &str, facts: usize, shown: usize, bound: &Ceiling| {
+    let row = |split: &str, facts: usize, shown: usize, measures: &FactLosses| {
         println!(
             "| {split} | {facts} | {} | {} | {} | {} |",
             cell(shown, facts),
-            cell(bound.in_file, facts),
-            cell(bound.best_of_file, facts),
-            cell(bound.best_with_replies, facts),
+            cell(measures.in_file, facts),
+            cell(measures.chosen_from_file, facts),
+            cell(measures.chosen_with_replies, facts),
         );
     };
-    let mut total = (0, 0, Ceiling::default());
-    for (split, facts, shown, bound) in bounds {
-        row(split, *facts, *shown, bound);
+    let mut total = (0, 0, FactLosses::default());
+    for (split, facts, shown, measures) in losses {
+        row(split, *facts, *shown, measures);
         total.0 += facts;
         total.1 += shown;
-        total.2.in_file += bound.in_file;
-        total.2.best_of_file += bound.best_of_file;
-        total.2.best_with_replies += bound.best_with_replies;
+        total.2.in_file += measures.in_file;
+        total.2.chosen_from_file += measures.chosen_from_file;
+        total.2.chosen_with_replies += measures.chosen_with_replies;
     }
     row("all", total.0, total.1, &total.2);
 }
@@ -269,16 +269,15 @@ fn score(session: &Session) -> Scored {
         chars: text.chars().count(),
         noise: Vec::new(),
         missed: Vec::new(),
-        ceiling: Ceiling::default(),
+        losses: FactLosses::default(),
         text,
     };
     for fact in &session.facts {
         scored.weight += fact.weight;
-        let found = fact.groups.iter().all(|group| {
-            group
-                .iter()
-                .any(|alternative| haystack.contains(&normalise(alternative)))
-        });
+        let found = fact
+            .groups
+            .iter()
+            .all(|group| matches_group(&haystack, group));
         if found {
             scored.recalled += 1;
             scored.weight_recalled += fact.weight;
@@ -295,27 +294,32 @@ fn score(session: &Session) -> Scored {
         .filter(|noise| haystack.contains(&normalise(noise)))
         .cloned()
         .collect();
-    if ceiling_wanted() {
+    if losses_wanted() {
         let groups: Vec<Vec<Vec<String>>> = session
             .facts
             .iter()
             .map(|fact| fact.groups.clone())
             .collect();
-        // The heading and the pointer are written whatever lines are chosen.
-        let fixed: usize = [scored.text.lines().next(), scored.text.lines().last()]
-            .into_iter()
-            .flatten()
-            .map(|line| line.chars().count() + 1)
-            .sum();
+        // The heading (with its line break) and the pointer are written whatever is chosen.
+        let fixed = scored
+            .text
+            .lines()
+            .next()
+            .map_or(0, |line| line.chars().count() + 1)
+            + scored
+                .text
+                .lines()
+                .last()
+                .map_or(0, |line| line.chars().count());
         let room = HANDOFF_MAX_CHARS.saturating_sub(fixed);
-        scored.ceiling = ceiling::ceiling(&groups, &material.document, &material.replies, room);
+        scored.losses = losses::fact_losses(&groups, &material.document, &material.replies, room);
     }
     scored
 }
 
-/// Whether `--ceiling` asked for the bounds (they take longer than the figures).
-fn ceiling_wanted() -> bool {
-    std::env::args().any(|arg| arg == "--ceiling")
+/// Whether `--losses` asked where the facts are lost (it takes longer than the figures).
+fn losses_wanted() -> bool {
+    std::env::args().any(|arg| arg == "--losses")
 }
 
 /// A session's handoff as the bench reads it.
@@ -324,7 +328,8 @@ struct Material {
     shown: String,
     /// The handoff file's body, below its front matter.
     document: String,
-    /// The session's replies to the user, the last one included.
+    /// The replies the digest keeps: the closing reply of each of the newest turns, and the
+    /// last reply.
     replies: Vec<String>,
 }
 

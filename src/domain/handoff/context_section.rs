@@ -321,11 +321,12 @@ mod tests {
     }
 
     #[rstest]
-    #[case::ten_shown_of_twelve(12, 10)]
-    #[case::all_of_a_few(3, 3)]
+    #[case::the_newest_ten_of_twelve(12, 10, 3)]
+    #[case::all_of_a_few(3, 3, 1)]
     fn the_newest_ten_requests_are_shown_each_by_its_opening(
         #[case] written: usize,
         #[case] expected: usize,
+        #[case] oldest_shown: usize,
     ) {
         let requests: String = (1..=written)
             .map(|n| format!("- request {n:02} {}\n", "word ".repeat(60)))
@@ -344,11 +345,15 @@ mod tests {
             "{text}"
         );
         assert!(
-            shown_requests
-                .iter()
-                .all(|line| line.trim_start_matches("  - ").chars().count() <= MAX_REQUEST_LINE),
+            shown_requests[expected - 1].starts_with(&format!("  - request {oldest_shown:02}")),
             "{text}"
         );
+        // Each is cut to the line's width, its list marker included, and says it was cut.
+        for line in &shown_requests {
+            let item = line.trim_start();
+            assert_eq!(item.chars().count(), MAX_REQUEST_LINE, "{line}");
+            assert!(item.ends_with('…'), "{line}");
+        }
     }
 
     #[test]
