@@ -44,7 +44,7 @@ const SETS: [&str; 27] = [
     include_str!("../tests/fixtures/real-sessions/messages-fresh24.json"),
 ];
 /// The held-out part's stored splits: none until a set no change has seen is added (the
-/// last, `fresh21` and `fresh22`, were measured once and are `seen20` since).
+/// last, `fresh23` and `fresh24`, were measured once and are `seen21` and `seen22` since).
 const HELD_OUT: [&str; 0] = [];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;

@@ -48,17 +48,8 @@ const CHOICE_MARKERS: [&str; 41] = [
 
 /// Markers that state a liking, which a hedge just before them takes back.
 const LIKINGS: [&str; 2] = ["i like ", "i love "];
-/// What just before a liking makes it no choice.
-const HEDGES: [&str; 8] = [
-    "not sure ",
-    "don't know if ",
-    "not sure if ",
-    "if ",
-    "whether ",
-    "wonder if ",
-    "do ",
-    "don't think ",
-];
+/// What just before a liking makes it no choice ("if " covers "not sure if ", "wonder if ").
+const HEDGES: [&str; 5] = ["not sure ", "if ", "whether ", "do ", "don't think "];
 
 /// Requests longer than this are specifications or pasted text, not a choice.
 const MAX_CHOICE_CHARS: usize = 280;
@@ -100,6 +91,7 @@ mod tests {
     #[case("and i like the most all valid..occassional dead end", true)]
     #[case("I love the ticker, keep it", true)]
     #[case("not sure I like this approach", false)]
+    #[case("I wonder if I like the darker theme", false)]
     #[case("do I like it? let me think", false)]
     #[case("I don't think I like the modal", false)]
     #[case("Instead stage the latest changes and commit", false)]
