@@ -33,7 +33,7 @@ def main() -> None:
         return vector / np.linalg.norm(vector)
 
     learnings = json.loads((SET / "learnings.json").read_text())
-    prompts = [p for name in ("prompts.json", "prompts-fresh.json", "prompts-fresh2.json") for p in json.loads((SET / name).read_text())]
+    prompts = [p for name in ("prompts.json", "prompts-fresh.json", "prompts-fresh2.json", "prompts-fresh3.json") for p in json.loads((SET / name).read_text())]
     vectors = {l["id"]: embed(l["content"]) for l in learnings}
     out = {}
     for p in prompts:
