@@ -17,10 +17,11 @@
 //! 119-124, split `fresh17`), `seen19` (sessions 125-130, split `fresh18`), `seen20`
 //! (sessions 131-136, split `fresh19`), `seen21` (sessions 137-142, split `fresh20`),
 //! `seen22` (sessions 143-148, split `fresh21`), `seen23` (sessions 149-154, split `fresh22`),
-//! `seen24` (sessions 155-160, split `fresh23`) and `seen25` (sessions 161-163, split
-//! `fresh24`), each measured once and tuned on since.
+//! `seen24` (sessions 155-160, split `fresh23`), `seen25` (sessions 161-163, split
+//! `fresh24`) and `seen26` (sessions 164-167, split `fresh25`), each measured once and tuned
+//! on since.
 //! `-- --heldout` adds the next held-out part once one is built (`HELD_OUT`; none is left
-//! now). `-- --detail tune` (or `seen` … `seen25`, or `all`) adds each session's missed facts
+//! now). `-- --detail tune` (or `seen` … `seen26`, or `all`) adds each session's missed facts
 //! and its injected text; the held-out part is never shown in detail. `-- --losses` adds where
 //! the facts are lost (`support/handoff_losses.rs`): those the whole handoff file holds, and
 //! those a greedy chooser that knows the gold would carry within the share, from the file's
@@ -41,7 +42,7 @@ mod losses;
 
 use losses::{FactLosses, matches_group, normalise};
 
-const GOLD: [&str; 27] = [
+const GOLD: [&str; 28] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
@@ -69,6 +70,7 @@ const GOLD: [&str; 27] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh22.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh23.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh24.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh25.json"),
 ];
 
 #[derive(Deserialize)]
@@ -163,6 +165,7 @@ fn main() {
         ("seen23", "fresh22"),
         ("seen24", "fresh23"),
         ("seen25", "fresh24"),
+        ("seen26", "fresh25"),
     ];
     if args.iter().any(|arg| arg == "--heldout") {
         match HELD_OUT {

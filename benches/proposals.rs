@@ -1,11 +1,11 @@
 //! Learning proposals on real user messages (`tests/fixtures/real-sessions/messages-*.json`,
-//! 2,136 messages of published Claude Code and other agents' sessions, labelled durable or not):
+//! 2,196 messages of published Claude Code and other agents' sessions, labelled durable or not):
 //! precision and recall of the phrase rules at the session-end floor, per language.
 //!
-//! `cargo bench --bench proposals` prints the tune part and `seen` … `seen22`, the earlier
-//! held-out parts (up to `messages-fresh24.json`, the messages of Claude Code sessions
-//! 161-163; each measured once, tuned on since); `-- --heldout` adds the held-out part, the
-//! stored splits in `HELD_OUT` (none now: the next fresh set, `messages-fresh25.json`, goes
+//! `cargo bench --bench proposals` prints the tune part and `seen` … `seen23`, the earlier
+//! held-out parts (up to `messages-fresh25.json`, the messages of Claude Code sessions
+//! 164-167; each measured once, tuned on since); `-- --heldout` adds the held-out part, the
+//! stored splits in `HELD_OUT` (none now: the next fresh set, `messages-fresh26.json`, goes
 //! there; measure it once, when tuning is done). `-- --detail` lists the false proposals and
 //! misses of every part but the held-out one; `-- --explain ID` every candidate of one message
 //! outside it.
@@ -14,7 +14,7 @@ use carryover::domain::extraction::candidates_from;
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
-const SETS: [&str; 27] = [
+const SETS: [&str; 28] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
@@ -42,9 +42,10 @@ const SETS: [&str; 27] = [
     include_str!("../tests/fixtures/real-sessions/messages-fresh22.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh23.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh24.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh25.json"),
 ];
 /// The held-out part's stored splits: none until a set no change has seen is added (the
-/// last, `fresh23` and `fresh24`, were measured once and are `seen21` and `seen22` since).
+/// last, `fresh24` and `fresh25`, were measured once and are `seen22` and `seen23` since).
 const HELD_OUT: [&str; 0] = [];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;
@@ -127,6 +128,7 @@ fn main() {
         ("seen20", &["fresh21", "fresh22"]),
         ("seen21", &["fresh23"]),
         ("seen22", &["fresh24"]),
+        ("seen23", &["fresh25"]),
     ];
     if args.iter().any(|arg| arg == "--heldout") {
         splits.push(("heldout", &HELD_OUT));
