@@ -17,19 +17,26 @@ const NOT_REQUESTS: [&str; 9] = [
 /// Context the client prepends to what the user typed; the rest of the row is the request.
 const PREPENDED: [&str; 3] = ["ide_opened_file", "ide_selection", "system-reminder"];
 
-/// The client's own commands: running one is not a request for work.
-const BUILT_IN_COMMANDS: [&str; 36] = [
+/// The client's own commands (Claude Code's settings and session housekeeping, as its 2.1.331
+/// release names them): running one is not a request for work.
+const BUILT_IN_COMMANDS: [&str; 51] = [
     "add-dir",
     "agents",
     "bug",
     "clear",
+    "color",
     "compact",
     "config",
     "context",
+    "copy",
     "cost",
     "doctor",
+    "effort",
     "exit",
     "export",
+    "extra-usage",
+    "fast",
+    "feedback",
     "help",
     "hooks",
     "ide",
@@ -44,17 +51,26 @@ const BUILT_IN_COMMANDS: [&str; 36] = [
     "plugin",
     "privacy-settings",
     "quit",
+    "rate-limit-options",
     "release-notes",
+    "reload-plugins",
+    "reload-skills",
+    "rename",
     "resume",
     "rewind",
+    "scroll-speed",
+    "skills",
     "status",
     "statusline",
+    "stickers",
+    "tasks",
     "terminal-setup",
     "theme",
     "upgrade",
     "usage",
+    "version",
     "vim",
-    "fast",
+    "voice",
 ];
 
 /// The request in a user row's text, or `None` when the row is not one: notifications,
@@ -148,6 +164,18 @@ mod tests {
     #[case::built_in_command(
         "<command-name>/exit</command-name>\n<command-args></command-args>",
         None
+    )]
+    #[case::newer_built_in_setting(
+        "<command-name>/effort</command-name>\n<command-args></command-args>",
+        None
+    )]
+    #[case::reloading_skills(
+        "<command-name>/reload-skills</command-name>\n<command-args></command-args>",
+        None
+    )]
+    #[case::a_task_command_stays(
+        "<command-name>/init</command-name>\n<command-args></command-args>",
+        Some("/init")
     )]
     #[case::built_in_with_args(
         "<command-name>/compact</command-name><command-args>keep the API notes</command-args>",
