@@ -215,8 +215,17 @@ fn awaiting(reply: &str) -> Option<String> {
     let lower = last.to_lowercase();
     let asks = last.ends_with('?')
         || last.ends_with('？')
-        || AWAITING.iter().any(|phrase| lower.contains(phrase));
+        || AWAITING.iter().any(|phrase| says(&lower, phrase));
     asks.then(|| clip(last, MAX_LINE))
+}
+
+/// Whether `text` holds `phrase` as whole words: "confirm" asks, "confirmed" reports.
+fn says(text: &str, phrase: &str) -> bool {
+    text.match_indices(phrase).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + phrase.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
 }
 
 #[cfg(test)]
@@ -289,6 +298,9 @@ mod tests {
     #[case::if_you_agree("Plan below.\n\nIf you agree, I will start with step 1.", true)]
     #[case::full_width_question("完了しました。\n\n次に進みますか？", true)]
     #[case::statement("All tests pass.", false)]
+    #[case::asks_to_confirm("Pushed.\n\nPlease confirm the deploy went through.", true)]
+    #[case::reports_a_confirmation("Pushed.\n\nFive failures are now confirmed unfixable.", false)]
+    #[case::reports_an_approval("Merged.\n\nThe PR was approved by both reviewers.", false)]
     fn notices_a_question_to_the_user(#[case] reply: &str, #[case] expected: bool) {
         let mut digest = digest(Ending::Replied);
         digest.last_assistant_message = Some(reply.into());
