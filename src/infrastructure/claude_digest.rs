@@ -14,11 +14,12 @@ use crate::domain::agent_memory::{MAX_MEMORY_FILE_BYTES, is_agent_memory_path};
 use crate::domain::transcript::{
     CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_TODOS, Merge, NotesChange, NotesKind,
     NumberedLink, Plan, PlanVerdict, RefusedAction, SessionDigest, TodoItem, TodoStatus,
-    ahead_of_upstream, check_summary, clean_request, command_gist, find_links, is_check_command,
-    is_decision_file, is_named, is_plan_file, is_read_only_command, is_state_file,
-    merged_pull_request, named_paths, note_headings, parse_commit, parse_logged_commit, parse_push,
-    pull_request_suggestion, puts_everything_away, read_status, refused, remembered_note,
-    stages_everything, tool_answers, user_shell_input, user_shell_output, vulnerability_notice,
+    ahead_of_upstream, check_gist, check_summary, clean_request, command_gist, find_links,
+    is_check_command, is_decision_file, is_named, is_plan_file, is_read_only_command,
+    is_state_file, merged_pull_request, named_paths, note_headings, parse_commit,
+    parse_logged_commit, parse_push, pull_request_suggestion, puts_everything_away, read_status,
+    refused, remembered_note, stages_everything, tool_answers, user_shell_input, user_shell_output,
+    vulnerability_notice,
 };
 
 use super::regular_file::read_regular_utf8_no_follow;
@@ -615,7 +616,7 @@ impl DigestBuilder {
             .starts_with("Command running in background");
         if is_check_command(command) && !backgrounded {
             self.digest.last_check = Some(CheckRun {
-                command: command_gist(command),
+                command: check_gist(command),
                 passed: !is_error,
                 summary: check_summary(output),
             });

@@ -69,6 +69,21 @@ pub fn command_gist(command: &str) -> String {
     }
 }
 
+/// A check's substance on one line: the steps of its gist that run the check, without the
+/// greps and banners around them (`echo "=== suite ===" && uv run pytest -q` is `uv run
+/// pytest -q`); the whole gist when no single step is a check.
+pub fn check_gist(command: &str) -> String {
+    let gist = command_gist(command);
+    let checks: Vec<&str> = gist
+        .split("; ")
+        .filter(|step| is_check_command(step))
+        .collect();
+    match checks.is_empty() {
+        true => gist,
+        false => checks.join("; "),
+    }
+}
+
 /// The command's lines without the bodies of its here-documents (`<<'EOF'` … `EOF`): the
 /// text a command writes is not what it does.
 fn without_heredocs(command: &str) -> Vec<&str> {
@@ -643,5 +658,17 @@ mod tests {
     #[case::here_string_is_kept("grep x <<< \"$a\"\nls", "grep x <<< \"$a\"; ls")]
     fn gives_a_commands_substance(#[case] command: &str, #[case] gist: &str) {
         assert_eq!(command_gist(command), gist);
+    }
+
+    #[rstest]
+    #[case::plain("cargo test", "cargo test")]
+    #[case::banners_and_greps_around(
+        "echo \"=== flags ===\" && grep -n x src/app.py\necho \"=== suite ===\" && uv run python -m pytest tests/ -q 2>&1 | tail -4",
+        "uv run python -m pytest tests/ -q 2>&1 | tail -4"
+    )]
+    #[case::two_checks("cd web && npm run lint && npm test", "npm run lint; npm test")]
+    #[case::no_single_step_is_one("make all", "make all")]
+    fn gives_a_checks_substance(#[case] command: &str, #[case] gist: &str) {
+        assert_eq!(check_gist(command), gist);
     }
 }
