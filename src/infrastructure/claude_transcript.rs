@@ -1139,13 +1139,27 @@ mod tests {
 
     #[rstest::rstest]
     #[case::sent_to_the_background(
+        "cd /repo && cargo test",
         "Command running in background with ID: b1x. Output is being written to: /tmp/o",
         None
     )]
-    #[case::finished("test result: ok. 3 passed", Some("cargo test"))]
-    fn a_check_is_judged_by_its_result(#[case] output: &str, #[case] expected: Option<&str>) {
+    #[case::finished(
+        "cd /repo && cargo test",
+        "test result: ok. 3 passed",
+        Some("cargo test")
+    )]
+    #[case::shown_by_its_own_steps(
+        "echo \"=== suite ===\" && grep -n retry src/a.rs && cargo test",
+        "test result: ok. 3 passed",
+        Some("cargo test")
+    )]
+    fn a_check_is_judged_by_its_result(
+        #[case] command: &str,
+        #[case] output: &str,
+        #[case] expected: Option<&str>,
+    ) {
         let rows = [
-            serde_json::json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cd /repo && cargo test"}}]}}),
+            serde_json::json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":command}}]}}),
             serde_json::json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":output}]}}),
         ];
         let lines: Vec<String> = rows.iter().map(ToString::to_string).collect();

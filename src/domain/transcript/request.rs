@@ -17,8 +17,8 @@ const NOT_REQUESTS: [&str; 9] = [
 /// Context the client prepends to what the user typed; the rest of the row is the request.
 const PREPENDED: [&str; 3] = ["ide_opened_file", "ide_selection", "system-reminder"];
 
-/// The client's own commands (Claude Code's settings and session housekeeping, as its 2.1.331
-/// release names them): running one is not a request for work.
+/// The client's own commands (Claude Code's settings and session housekeeping, up to the
+/// names its 2.1.331 release adds): running one is not a request for work.
 const BUILT_IN_COMMANDS: [&str; 51] = [
     "add-dir",
     "agents",
