@@ -25,7 +25,9 @@
 //! and its injected text; the held-out part is never shown in detail. `-- --losses` adds where
 //! the facts are lost (`support/handoff_losses.rs`): those the whole handoff file holds, and
 //! those a greedy chooser that knows the gold would carry within the share, from the file's
-//! lines and from those and the sentences of the replies the digest keeps.
+//! lines and from those and the sentences of the replies the digest keeps. `-- --dump FILE`
+//! writes every session but the held-out part's injected text, handoff file, kept replies and
+//! gold facts as JSON, for trying a chooser outside Rust.
 
 use std::path::Path;
 
@@ -109,6 +111,9 @@ struct Scored {
     missed: Vec<String>,
     text: String,
     losses: FactLosses,
+    /// The handoff file's body and the replies the digest keeps, for `--dump`.
+    document: String,
+    replies: Vec<String>,
 }
 
 /// The part measured once by `--heldout`, when one is left (its gold split).
@@ -173,6 +178,11 @@ fn main() {
             None => eprintln!("every part has been measured: no held-out part is left"),
         }
     }
+    let dump_path = args
+        .iter()
+        .position(|arg| arg == "--dump")
+        .and_then(|at| args.get(at + 1));
+    let mut dumped = Vec::new();
     let mut losses = Vec::new();
     for &(split, stored) in &splits {
         let scored: Vec<(&Session, Scored)> = sessions
@@ -207,6 +217,13 @@ fn main() {
                 chosen_with_replies: sum(|l| l.chosen_with_replies),
             },
         ));
+        if dump_path.is_some() && !split.starts_with("heldout") {
+            dumped.extend(
+                scored
+                    .iter()
+                    .map(|(session, scored)| dump_row(session, scored)),
+            );
+        }
         if matches!(detail.as_deref(), Some(d) if d == split || d == "all")
             && !split.starts_with("heldout")
         {
@@ -225,6 +242,35 @@ fn main() {
     if losses_wanted() {
         print_losses(&losses);
     }
+    if let Some(path) = dump_path {
+        let rows = serde_json::to_string(&dumped).expect("the dump serialises");
+        std::fs::write(path, rows).expect("the dump file");
+    }
+}
+
+/// One session as `--dump` writes it.
+fn dump_row(session: &Session, scored: &Scored) -> serde_json::Value {
+    let facts: Vec<serde_json::Value> = session
+        .facts
+        .iter()
+        .map(|fact| {
+            serde_json::json!({
+                "id": fact.id,
+                "kind": fact.kind,
+                "fact": fact.fact,
+                "match": fact.groups,
+                "weight": fact.weight,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "file": session.file,
+        "split": session.split,
+        "shown": scored.text,
+        "document": scored.document,
+        "replies": scored.replies,
+        "facts": facts,
+    })
 }
 
 /// The table of `--losses`: per part, then over every part shown.
@@ -274,6 +320,8 @@ fn score(session: &Session) -> Scored {
         missed: Vec::new(),
         losses: FactLosses::default(),
         text,
+        document: material.document,
+        replies: material.replies,
     };
     for fact in &session.facts {
         scored.weight += fact.weight;
@@ -315,7 +363,7 @@ fn score(session: &Session) -> Scored {
                 .last()
                 .map_or(0, |line| line.chars().count());
         let room = HANDOFF_MAX_CHARS.saturating_sub(fixed);
-        scored.losses = losses::fact_losses(&groups, &material.document, &material.replies, room);
+        scored.losses = losses::fact_losses(&groups, &scored.document, &scored.replies, room);
     }
     scored
 }
