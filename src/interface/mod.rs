@@ -20,7 +20,16 @@ use error::CliError;
 
 /// Parses the command line, runs the command and turns its outcome into an exit code.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // A hook must exit 0 whatever it is given: to Claude Code and Gemini CLI, exit 2 blocks
+        // (a prompt hook would erase the user's prompt), and settings written by a newer
+        // carryover may name an event or flag an older binary on PATH does not know.
+        Err(error) if error.use_stderr() && hook::is_hook_invocation(std::env::args_os()) => {
+            return hook::misused(&error, Environment::from_process());
+        }
+        Err(error) => error.exit(),
+    };
     let env = Environment::from_process();
     match &cli.command {
         Command::Hook(HookCommand::SessionStart(args)) => return hook::session_start(args, env),

@@ -253,3 +253,46 @@ fn a_template_cannot_include_files() {
         !context.contains(&env.home().to_string_lossy().into_owned()) || context.contains("notes")
     );
 }
+
+/// Settings written by a newer carryover may call an older binary with an event or flag it
+/// does not know: to Claude Code exit 2 blocks (and erases a prompt), so a hook exits 0, says
+/// why on stderr and in the log, and prints no payload.
+#[rstest::rstest]
+#[case::unknown_agent(&["hook", "prompt", "--agent", "bogus"], "invalid value 'bogus'")]
+#[case::unknown_flag(&["hook", "session-start", "--newer-flag"], "unexpected argument '--newer-flag'")]
+#[case::unknown_event(&["hook", "stop"], "unrecognized subcommand 'stop'")]
+#[case::statusline(&["statusline", "--compact"], "unexpected argument '--compact'")]
+fn a_hook_with_arguments_it_does_not_know_exits_0_with_nothing_on_stdout(
+    #[case] args: &[&str],
+    #[case] said: &str,
+) {
+    let env = Hermetic::new();
+    env.init();
+    let output = env
+        .carryover()
+        .args(args)
+        .write_stdin(r#"{"session_id":"s1","prompt":"continue"}"#)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(output.stdout.is_empty(), "{stderr}");
+    assert!(stderr.contains(said), "{stderr}");
+    let log = fs_err::read_to_string(env.data().join("logs/carryover.log")).unwrap_or_default();
+    assert!(
+        log.contains(said),
+        "the log holds the reason: {log}\n{stderr}"
+    );
+}
+
+#[test]
+fn other_commands_still_refuse_arguments_they_do_not_know() {
+    let env = Hermetic::new();
+    let output = env.carryover().args(["learn", "--bogus"]).output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -146,6 +146,35 @@ fn report(app: Option<&App>, event: &str, messages: &[String]) {
     }
 }
 
+/// Whether the command line runs a hook (`carryover hook …`, `carryover statusline`): those
+/// exit 0 even when their arguments are not understood.
+pub fn is_hook_invocation(mut args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    args.nth(1)
+        .is_some_and(|command| command == "hook" || command == "statusline")
+}
+
+/// A hook whose arguments were not understood: says so on stderr and in the log, does
+/// nothing, prints no payload (every client reads none as "nothing to add") and exits 0.
+pub fn misused(error: &clap::Error, env: Environment) -> ExitCode {
+    // `carryover hook` alone is a person asking what there is: the help, on stderr.
+    if error.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        stderr_line(error.render().to_string().trim_end());
+        return ExitCode::SUCCESS;
+    }
+    let rendered = error.to_string();
+    let said = rendered
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("error: ");
+    let message = format!(
+        "arguments not understood ({said}); nothing done. Settings written by a newer \
+         carryover than this binary? `carryover doctor` checks the wiring"
+    );
+    report(App::lenient(env).ok().as_ref(), "hook", &[message]);
+    ExitCode::SUCCESS
+}
+
 /// The session's transcript: the payload's, else, for Copilot CLI (whose sessionStart and
 /// sessionEnd payloads name none), `$COPILOT_HOME/session-state/<session id>/events.jsonl`
 /// when the id is safe as a path component.
