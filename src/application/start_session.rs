@@ -351,17 +351,32 @@ where
                 .push((Part::Identity, identity_summary(&seed.identity)));
         }
         gathered.parts.push((Part::Handoff, handoff_section));
+        let known = match plan.seed || seed.pending_proposals().next().is_some() {
+            true => known_projects(self.catalog.as_deref(), &seed).await,
+            false => Vec::new(),
+        };
+        let project = started.project.clone();
+        let visibility = Visibility::new(&project, known);
         if plan.seed {
             let retrieved = self
-                .learnings(started, &seed, handoff.as_ref().map(|h| &h.parsed))
+                .learnings(
+                    started,
+                    &seed,
+                    handoff.as_ref().map(|h| &h.parsed),
+                    &visibility,
+                )
                 .await;
             gathered.parts.push((Part::Learnings, retrieved.section));
             gathered.scores = retrieved.scores;
             gathered.visible = retrieved.visible;
         }
         let proposals = match plan.proposals {
-            ProposalRule::Index => proposal_index(&seed.state.proposals),
-            ProposalRule::NewSince { at } => new_proposals_line(&seed.state.proposals, at),
+            ProposalRule::Index => {
+                proposal_index(&seed.state.proposals, |p| visibility.admits_proposal(p))
+            }
+            ProposalRule::NewSince { at } => {
+                new_proposals_line(&seed.state.proposals, at, |p| visibility.admits_proposal(p))
+            }
         };
         gathered.parts.push((Part::Proposals, proposals));
         if plan.seed {
@@ -449,6 +464,7 @@ where
         started: &mut Started,
         seed: &Seed,
         handoff: Option<&ParsedHandoff>,
+        visibility: &Visibility<'_>,
     ) -> Retrieved {
         let query = self.query(&started.project, handoff).await;
         let stored = self
@@ -459,8 +475,6 @@ where
                 started.diagnostics.push(error.to_string());
                 StoredVectors::default()
             });
-        let known = known_projects(self.catalog.as_deref(), seed).await;
-        let visibility = Visibility::new(&started.project, known);
         let candidates = Candidates {
             learnings: seed
                 .confirmed_learnings()

@@ -267,3 +267,35 @@ fn pinned_learnings_open_the_section() {
         "  pattern: Answer in British English"
     );
 }
+
+#[test]
+fn a_projects_proposals_never_show_in_another() {
+    let (env, api, web) = two_projects();
+    let transcript = env.home().join("api-session.jsonl");
+    let row = serde_json::json!({"type": "user", "isSidechain": false, "cwd": api,
+        "message": {"role": "user",
+            "content": "I prefer tabs over spaces in this project."}});
+    fs_err::write(&transcript, format!("{row}\n")).unwrap();
+    let output = env
+        .carryover()
+        .current_dir(&api)
+        .args(["proposals", "extract", "--transcript"])
+        .arg(&transcript)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let listed = env
+        .carryover()
+        .current_dir(&api)
+        .args(["proposals", "list"])
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.contains("[project shop-api]"), "{listed}\n{stderr}");
+    let in_api = context(&env, &api);
+    assert!(in_api.contains("Prefers tabs over spaces"), "{in_api}");
+    let in_web = context(&env, &web);
+    assert!(!in_web.contains("tabs over spaces"), "{in_web}");
+    assert!(!in_web.contains("Proposed learnings"), "{in_web}");
+}

@@ -11,26 +11,36 @@ const CONTENT_CHARS: usize = 40;
 
 /// `Proposed learnings awaiting the user's review (7, newest first):`, at most five lines such
 /// as `  Q4mZ8 pattern  "Prefers table-driven tests with rstest c..." (0.78)`, then `  +2 more`.
-/// Empty when nothing is pending. Ids are the shortest unique prefixes over all pending
-/// proposals, so any shown one can be typed back. Reviewing is the user's job, so the model is
-/// told what waits, not asked to do anything about it.
-pub fn proposal_index<'a>(proposals: impl IntoIterator<Item = &'a Proposal>) -> Section {
-    let mut pending: Vec<&Proposal> = proposals.into_iter().filter(|p| p.is_pending()).collect();
+/// Only the proposals `shown` admits are listed (another project's stay out of this one's
+/// sessions); empty when none of them is pending. Ids are the shortest unique prefixes over
+/// all pending proposals, so any shown one can be typed back wherever the user is. Reviewing
+/// is the user's job, so the model is told what waits, not asked to do anything about it.
+pub fn proposal_index<'a>(
+    proposals: impl IntoIterator<Item = &'a Proposal>,
+    shown: impl Fn(&Proposal) -> bool,
+) -> Section {
+    let all: Vec<&Proposal> = proposals.into_iter().filter(|p| p.is_pending()).collect();
+    let ids: Vec<&str> = all.iter().map(|p| p.id.as_str()).collect();
+    let every_short = short_ids(&ids, 5);
+    let mut pending: Vec<(&Proposal, &String)> = all
+        .iter()
+        .zip(&every_short)
+        .filter(|(proposal, _)| shown(proposal))
+        .map(|(proposal, id)| (*proposal, id))
+        .collect();
     if pending.is_empty() {
         return Section::empty();
     }
-    pending.sort_by(|a, b| {
+    pending.sort_by(|(a, _), (b, _)| {
         b.extracted_at
             .cmp(&a.extracted_at)
             .then_with(|| a.id.cmp(&b.id))
     });
-    let ids: Vec<&str> = pending.iter().map(|p| p.id.as_str()).collect();
-    let short = short_ids(&ids, 5);
     let mut section = Section::items(format!(
         "Proposed learnings awaiting the user's review ({}, newest first):",
         pending.len()
     ));
-    for (proposal, id) in pending.iter().zip(&short).take(PROPOSALS_SHOWN) {
+    for (proposal, id) in pending.iter().take(PROPOSALS_SHOWN) {
         let flat = super::data_line(&proposal.content, usize::MAX);
         let content = if flat.chars().count() > CONTENT_CHARS {
             format!(
@@ -55,14 +65,15 @@ pub fn proposal_index<'a>(proposals: impl IntoIterator<Item = &'a Proposal>) -> 
     section
 }
 
-/// For a resumed session: one line counting the proposals made since `since` (by sessions that
-/// ended meanwhile); empty when there are none.
+/// For a resumed session: one line counting the proposals `shown` admits made since `since`
+/// (by sessions that ended meanwhile); empty when there are none.
 pub fn new_proposals_line<'a>(
     proposals: impl IntoIterator<Item = &'a Proposal>,
     since: Timestamp,
+    shown: impl Fn(&Proposal) -> bool,
 ) -> Section {
     let (mut new, mut pending) = (0, 0);
-    for proposal in proposals.into_iter().filter(|p| p.is_pending()) {
+    for proposal in proposals.into_iter().filter(|p| p.is_pending() && shown(p)) {
         pending += 1;
         new += usize::from(proposal.extracted_at > since);
     }
@@ -132,7 +143,7 @@ mod tests {
             ),
         ];
         assert_eq!(
-            proposal_index(&all).render(),
+            proposal_index(&all, |_| true).render(),
             "Proposed learnings awaiting the user's review (2, newest first):\n\
              \x20 Q4mZ8 pattern  \"Prefers table-driven tests with rstest c...\" (0.78)\n\
              \x20 T7nB3 pattern  \"Short one\" (N/A)"
@@ -152,15 +163,18 @@ mod tests {
                 )
             })
             .collect();
-        let text = proposal_index(&all).render();
+        let text = proposal_index(&all, |_| true).render();
         assert_eq!(text.lines().filter(|l| l.contains("\"x\"")).count(), 5);
         assert!(text.contains("  +3 more"));
     }
 
     #[test]
     fn the_model_is_not_asked_to_review() {
-        let text =
-            proposal_index(&[proposal("prp_a", 1, "x", None, ProposalStatus::Pending)]).render();
+        let text = proposal_index(
+            &[proposal("prp_a", 1, "x", None, ProposalStatus::Pending)],
+            |_| true,
+        )
+        .render();
         assert!(!text.contains("carryover proposals"), "{text}");
     }
 
@@ -173,17 +187,42 @@ mod tests {
         ];
         let since = Timestamp::parse("2026-11-21T00:00:00Z").unwrap();
         assert_eq!(
-            new_proposals_line(&all, since).render(),
+            new_proposals_line(&all, since, |_| true).render(),
             "Since this session began, 1 learning was proposed for the user's review (2 pending in all)."
         );
         let later = Timestamp::parse("2026-11-23T00:00:00Z").unwrap();
-        assert!(new_proposals_line(&all, later).is_empty());
+        assert!(new_proposals_line(&all, later, |_| true).is_empty());
+    }
+
+    #[test]
+    fn only_the_proposals_shown_are_listed_with_ids_unique_over_all() {
+        let mut own = proposal("prp_Q4mZ8xAa", 21, "ours", None, ProposalStatus::Pending);
+        own.project = Some("shop-api".into());
+        let mut other = proposal("prp_Q4mZ8xBb", 22, "theirs", None, ProposalStatus::Pending);
+        other.project = Some("web".into());
+        let all = [own, other];
+        let mine = |p: &Proposal| p.project.as_deref() != Some("web");
+        let text = proposal_index(&all, mine).render();
+        assert!(text.contains("(1, newest first)"), "{text}");
+        assert!(text.contains("Q4mZ8xA pattern  \"ours\""), "{text}");
+        assert!(!text.contains("theirs"), "{text}");
+        let since = Timestamp::parse("2026-11-20T00:00:00Z").unwrap();
+        assert!(
+            new_proposals_line(&all, since, mine)
+                .render()
+                .contains("1 learning was proposed for the user's review (1 pending in all)")
+        );
+        assert!(proposal_index(&all[1..], mine).is_empty());
     }
 
     #[test]
     fn nothing_pending_is_an_empty_section() {
         assert!(
-            proposal_index(&[proposal("prp_a", 1, "x", None, ProposalStatus::Accepted)]).is_empty()
+            proposal_index(
+                &[proposal("prp_a", 1, "x", None, ProposalStatus::Accepted)],
+                |_| true
+            )
+            .is_empty()
         );
     }
 }

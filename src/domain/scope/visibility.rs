@@ -1,10 +1,10 @@
-//! Which learnings a session in one project may be shown (ADR 0010): the global ones and its
-//! own, never another project's. A global learning that names another project carryover
-//! knows, and not this one, is that project's in all but name (0.1 stored no scope): it is
-//! kept out too, until `learnings scope` settles it.
+//! Which learnings and proposals a session in one project may be shown (ADR 0010): the global
+//! ones and its own, never another project's. A global learning that names another project
+//! carryover knows, and not this one, is that project's in all but name (0.1 stored no scope):
+//! it is kept out too, until `learnings scope` settles it.
 
 use crate::domain::project::Project;
-use crate::domain::seed::Learning;
+use crate::domain::seed::{Learning, Proposal};
 
 use super::{EVERY_PROJECT, names_project};
 
@@ -31,10 +31,20 @@ impl<'a> Visibility<'a> {
 
     /// Whether a session in this project may be shown `learning`.
     pub fn admits(&self, learning: &Learning) -> bool {
-        match learning.project.as_deref() {
+        self.admits_scoped(learning.project.as_deref(), &learning.content)
+    }
+
+    /// Whether a session in this project may be shown `proposal` (by the same rule as a
+    /// learning: the one it would become).
+    pub fn admits_proposal(&self, proposal: &Proposal) -> bool {
+        self.admits_scoped(proposal.project.as_deref(), &proposal.content)
+    }
+
+    fn admits_scoped(&self, scope: Option<&str>, content: &str) -> bool {
+        match scope {
             Some(EVERY_PROJECT) => true,
             Some(stored) => self.project.owns(stored),
-            None => self.named_other(&learning.content).is_none(),
+            None => self.named_other(content).is_none(),
         }
     }
 
@@ -105,14 +115,29 @@ mod tests {
     #[case::global_naming_this_project("web-app uses pnpm", None, true)]
     #[case::global_naming_an_unknown_project("billing-svc is frozen", None, true)]
     #[case::global_on_purpose("shop-api and web-app share the auth service", Some("*"), true)]
-    fn a_session_sees_global_and_its_own_learnings(
+    fn a_session_sees_global_and_its_own_learnings_and_proposals(
         #[case] content: &str,
         #[case] scope: Option<&str>,
         #[case] shown: bool,
     ) {
         let here = project("web-app");
         let rule = Visibility::new(&here, ["shop-api".to_owned(), "web-app".to_owned()]);
-        assert_eq!(rule.admits(&learning(content, scope)), shown, "{content}");
+        let learning = learning(content, scope);
+        assert_eq!(rule.admits(&learning), shown, "{content}");
+        let proposal = Proposal {
+            id: "prp_1".into(),
+            kind: crate::domain::seed::LearningKind::Pattern,
+            content: learning.content.clone(),
+            source: "test".into(),
+            extracted_at: learning.extracted_at,
+            status: crate::domain::seed::ProposalStatus::Pending,
+            method: None,
+            confidence: None,
+            decided_at: None,
+            project: learning.project.clone(),
+            extra: Default::default(),
+        };
+        assert_eq!(rule.admits_proposal(&proposal), shown, "proposal {content}");
     }
 
     #[test]
