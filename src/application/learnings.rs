@@ -165,10 +165,19 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
         })
     }
 
-    /// The `top` confirmed learnings closest to `query` (embeddings fused with BM25).
-    pub async fn search(&self, query: &str, top: usize) -> Result<Vec<FoundLearning>, AppError> {
+    /// The `top` confirmed learnings closest to `query` (embeddings fused with BM25) among
+    /// those any of `scopes` admits.
+    pub async fn search(
+        &self,
+        query: &str,
+        top: usize,
+        scopes: &[ScopeFilter],
+    ) -> Result<Vec<FoundLearning>, AppError> {
         let seed = self.seed().await?;
-        let confirmed: Vec<(LearningKind, &Learning)> = seed.confirmed_learnings().collect();
+        let confirmed: Vec<(LearningKind, &Learning)> = seed
+            .confirmed_learnings()
+            .filter(|(_, learning)| scopes.iter().any(|scope| scope.admits(learning)))
+            .collect();
         let stored = self
             .index
             .load(&self.embedder.model_id())
@@ -302,7 +311,12 @@ mod tests {
     #[test]
     fn search_ranks_by_the_query() {
         let learnings = Learnings::new(store(), flat_embedder(), empty_index(), fixed_clock());
-        let found = pollster::block_on(learnings.search("staging database fixtures", 3)).unwrap();
+        let found = pollster::block_on(learnings.search(
+            "staging database fixtures",
+            3,
+            &[ScopeFilter::All],
+        ))
+        .unwrap();
         assert_eq!(found.len(), 3);
         assert_eq!(found[0].learning.id, "ins_Mt6gD4xCk2Za");
         assert!(found[0].score.is_some());

@@ -384,7 +384,8 @@ pub enum LearningsCommand {
         #[arg(long)]
         json: bool,
     },
-    /// The learnings closest to a query (the ranking session starts use).
+    /// The learnings closest to a query (the ranking session starts use): the global ones and
+    /// the current project's, unless told otherwise.
     #[command(after_help = "Example: carryover learnings search why do the payment tests time out")]
     Search {
         /// What to look for.
@@ -393,6 +394,9 @@ pub enum LearningsCommand {
         /// How many to show (at least 1).
         #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..))]
         top: u16,
+        /// Which ones.
+        #[command(flatten)]
+        scope: ListScope,
         /// Print JSON for scripts.
         #[arg(long)]
         json: bool,
@@ -435,7 +439,8 @@ Examples:\n  carryover learnings forget ins_7Qm2v\n  carryover learnings forget 
     },
 }
 
-/// Which learnings `learnings list` shows (default: global and the current project's).
+/// Which learnings `learnings list` and `search` show (default: global and the current
+/// project's).
 #[derive(Debug, Clone, Copy, Args)]
 #[group(multiple = false)]
 pub struct ListScope {

@@ -188,14 +188,16 @@ fn a_worktree_and_a_moved_clone_keep_the_projects_memory() {
     );
 }
 
-#[test]
-fn listings_filter_by_scope() {
+#[rstest::rstest]
+#[case::list(&["learnings", "list", "--json"])]
+#[case::search(&["learnings", "search", "--json", "--top", "50", "tests"])]
+fn listings_and_searches_filter_by_scope(#[case] command: &[&str]) {
     let (env, api, _) = two_projects();
     let count = |flag: &str| {
         let output = env
             .carryover()
             .current_dir(&api)
-            .args(["learnings", "list", "--json"])
+            .args(command)
             .args((!flag.is_empty()).then_some(flag))
             .output()
             .unwrap();
@@ -213,7 +215,8 @@ fn listings_filter_by_scope() {
     assert_eq!(count(""), 3, "what a session here sees");
     env.carryover()
         .current_dir(&api)
-        .args(["learnings", "list", "--global", "--all"])
+        .args(command)
+        .args(["--global", "--all"])
         .assert()
         .failure()
         .code(2);

@@ -35,9 +35,24 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
             };
             print_all(&found, *json);
         }
-        LearningsCommand::Search { query, top, json } => {
+        LearningsCommand::Search {
+            query,
+            top,
+            scope,
+            json,
+        } => {
+            // The default, as for `list`: what a session here may be shown.
+            let scopes = list_filter(*scope, app).map_or_else(
+                || {
+                    vec![
+                        ScopeFilter::Global,
+                        ScopeFilter::Project(current_project(app)),
+                    ]
+                },
+                |filter| vec![filter],
+            );
             print_all(
-                &pollster::block_on(service.search(&query.join(" "), usize::from(*top)))?,
+                &pollster::block_on(service.search(&query.join(" "), usize::from(*top), &scopes))?,
                 *json,
             );
         }
