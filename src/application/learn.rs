@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use crate::domain::ports::{Clock, Embedder, IdGenerator, SeedRepository};
+use crate::domain::scope::scopes_overlap;
 use crate::domain::seed::{Learning, LearningKind};
 use crate::domain::{ChangeReason, RuleError};
 
@@ -97,7 +98,8 @@ impl<S: SeedRepository> Learn<S> {
     /// Adds `content` as a confirmed learning of `kind`; refuses empty text, text that looks
     /// like it holds a secret (learnings are committed and injected, where a transcript's
     /// secrets are redacted), a missing seed and a learning whose text (ignoring case and
-    /// spacing) is already stored under that kind.
+    /// spacing) is already stored under that kind where a session would see both (the same
+    /// fact may belong to two projects).
     pub async fn learn(
         &self,
         kind: LearningKind,
@@ -134,12 +136,10 @@ impl<S: SeedRepository> Learn<S> {
             .update(Box::new(move |current| {
                 let mut seed = current.ok_or(RuleError::NotInitialised)?;
                 let wanted = normalise(&learning.content);
-                if let Some(existing) = seed
-                    .learned
-                    .of(kind)
-                    .iter()
-                    .find(|existing| normalise(&existing.content) == wanted)
-                {
+                if let Some(existing) = seed.learned.of(kind).iter().find(|existing| {
+                    normalise(&existing.content) == wanted
+                        && scopes_overlap(existing.project.as_deref(), learning.project.as_deref())
+                }) {
                     return Err(RuleError::DuplicateLearning {
                         id: existing.id.clone(),
                     }
@@ -276,6 +276,46 @@ mod tests {
                 .unwrap_err();
         assert!(
             matches!(error, AppError::Rule(RuleError::DuplicateLearning { id }) if id == "ins_NEW")
+        );
+    }
+
+    #[rstest]
+    #[case::global_twice(None, None, true)]
+    #[case::project_after_global(None, Some("path:/home/u/b"), true)]
+    #[case::global_after_project(Some("path:/home/u/a"), None, true)]
+    #[case::same_project(Some("path:/home/u/a"), Some("path:/home/u/a"), true)]
+    #[case::another_project(Some("path:/home/u/a"), Some("path:/home/u/b"), false)]
+    fn a_duplicate_is_the_same_text_where_a_session_sees_both(
+        #[case] first: Option<&str>,
+        #[case] second: Option<&str>,
+        #[case] duplicate: bool,
+    ) {
+        let written = Arc::new(Mutex::new(None));
+        let options = |project: Option<&str>| LearnOptions {
+            project: project.map(str::to_owned),
+            ..LearnOptions::default()
+        };
+        let text = "Tests run with make check";
+        let learn = Learn::new(
+            store(Some(existing_seed()), written.clone()),
+            clock(),
+            ids(),
+        );
+        pollster::block_on(learn.learn(LearningKind::Insight, text, options(first))).unwrap();
+        let seed = written.lock().unwrap().clone().unwrap();
+        let mut seeds = MockSeedRepository::new();
+        seeds
+            .expect_update()
+            .returning(move |edit| edit(Some(seed.clone())).map(|(s, _)| s));
+        let again = Learn::new(seeds, clock(), ids());
+        let result = pollster::block_on(again.learn(LearningKind::Insight, text, options(second)));
+        assert_eq!(
+            matches!(
+                result,
+                Err(AppError::Rule(RuleError::DuplicateLearning { .. }))
+            ),
+            duplicate,
+            "{result:?}"
         );
     }
 

@@ -11,6 +11,12 @@ pub fn is_global(project: Option<&str>) -> bool {
     project.is_none_or(|stored| stored == EVERY_PROJECT)
 }
 
+/// Whether two stored scopes reach a common session: a global one reaches every project, a
+/// project's only its own. The same text twice is a duplicate only where both are shown.
+pub fn scopes_overlap(a: Option<&str>, b: Option<&str>) -> bool {
+    is_global(a) || is_global(b) || a == b
+}
+
 /// `global`, or `project <short name>`.
 pub fn scope_label(project: Option<&str>) -> String {
     match project.filter(|stored| *stored != EVERY_PROJECT) {
@@ -45,5 +51,23 @@ mod tests {
         assert_eq!(scope_label(stored), label);
         assert_eq!(is_global(stored), global);
         assert_eq!(scope_project(stored).is_none(), global);
+    }
+
+    #[rstest]
+    #[case::both_global(None, Some("*"), true)]
+    #[case::global_and_a_project(None, Some("git:github.com/acme/shop-api"), true)]
+    #[case::one_project(Some("path:/home/u/notes"), Some("path:/home/u/notes"), true)]
+    #[case::two_projects(
+        Some("git:github.com/acme/shop-api"),
+        Some("path:/home/u/notes"),
+        false
+    )]
+    fn scopes_overlap_unless_they_are_two_projects(
+        #[case] a: Option<&str>,
+        #[case] b: Option<&str>,
+        #[case] overlap: bool,
+    ) {
+        assert_eq!(scopes_overlap(a, b), overlap);
+        assert_eq!(scopes_overlap(b, a), overlap);
     }
 }

@@ -6,7 +6,7 @@ mod project_mention;
 mod proposal_scope;
 mod visibility;
 
-pub use label::{EVERY_PROJECT, is_global, scope_label, scope_project};
+pub use label::{EVERY_PROJECT, is_global, scope_label, scope_project, scopes_overlap};
 pub use project_mention::names_project;
 pub use proposal_scope::{ProposedScope, proposed_scope};
 pub use visibility::Visibility;
