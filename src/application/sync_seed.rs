@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::domain::SyncError;
 use crate::domain::ports::{Clock, PushOutcome, SeedSync, SyncRecord};
 use crate::domain::redaction::find_secrets;
-use crate::domain::seed::{MergeConflict, Seed, decode_seed};
+use crate::domain::seed::{IdentityField, MergeConflict, Seed, decode_seed};
 
 use super::AppError;
 
@@ -116,18 +116,31 @@ impl<Y: SeedSync> SyncSeed<Y> {
     }
 }
 
-/// Refuses a seed in which the redactor finds a secret, naming the learning or proposal
-/// (never the secret): whatever is pushed reaches every machine and the remote's host.
+/// Refuses a seed in which the redactor finds a secret, naming the learning, proposal or
+/// identity field (never the secret): whatever is pushed reaches every machine and the
+/// remote's host. (A seed written by hand, or by a version that did not check, may hold one.)
 fn refuse_secrets(seed: &Seed) -> Result<(), SyncError> {
+    let identity = IdentityField::ALL.into_iter().map(|field| {
+        (
+            format!("identity {}", field.key()),
+            field.get(&seed.identity),
+        )
+    });
     let texts = seed
         .learned
         .iter()
-        .map(|(_, l)| (&l.id, &l.content))
-        .chain(seed.state.proposals.iter().map(|p| (&p.id, &p.content)));
+        .map(|(_, l)| (l.id.clone(), l.content.as_str()))
+        .chain(
+            seed.state
+                .proposals
+                .iter()
+                .map(|p| (p.id.clone(), p.content.as_str())),
+        )
+        .chain(identity);
     for (id, text) in texts {
         if let Some(finding) = find_secrets(text).into_iter().next() {
             return Err(SyncError::Secret {
-                id: id.clone(),
+                id,
                 rule: finding.rule,
             });
         }
@@ -214,6 +227,25 @@ mod tests {
         let message = error.to_string();
         assert!(message.contains("ins_1"), "{message}");
         assert!(!message.contains("AKIA"), "{message}");
+    }
+
+    #[rstest]
+    #[case::clean("Juno here, ready to go.", None)]
+    #[case::a_token(
+        "token ghp_4Zq8Lm2Vx7Rt9Kp3Wn6Yb1Hc5Jd0Fs8Ge2Ta",
+        Some("identity catchphrase")
+    )]
+    fn an_identity_field_holding_a_secret_is_not_pushed(
+        #[case] catchphrase: &str,
+        #[case] named: Option<&str>,
+    ) {
+        let mut seed = decode_seed(&seed_with("Deploys go out on Tuesdays")).unwrap();
+        seed.identity.catchphrase = catchphrase.into();
+        match (refuse_secrets(&seed), named) {
+            (Ok(()), None) => {}
+            (Err(SyncError::Secret { id, .. }), Some(named)) => assert_eq!(id, named),
+            (outcome, _) => panic!("{outcome:?}"),
+        }
     }
 
     #[test]

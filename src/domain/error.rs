@@ -110,6 +110,15 @@ pub enum RuleError {
         /// The detection rule that matched (never the secret itself).
         rule: String,
     },
+    /// An identity field's value looks like it holds a secret; the identity is committed,
+    /// synced and injected into every session, so it is not stored.
+    #[error("{what} looks like it holds a secret ({rule}); nothing was written")]
+    SecretInIdentity {
+        /// Which field, in words.
+        what: &'static str,
+        /// The detection rule that matched (never the secret itself).
+        rule: String,
+    },
 }
 
 /// What loading or saving the seed can fail with.

@@ -142,6 +142,10 @@ impl From<RuleError> for CliError {
                 "learnings are committed to the data home's git and injected into every session; \
                  say where the secret lives instead (\"the deploy token is in 1Password, vault Ops\")",
             ),
+            RuleError::SecretInIdentity { .. } => Some(
+                "the identity is committed to the data home's git, synced and injected into \
+                 every session; leave the secret out",
+            ),
             RuleError::Empty { .. }
             | RuleError::DuplicateLearning { .. }
             | RuleError::InvalidFlagName { .. }

@@ -107,9 +107,20 @@ impl IdentityField {
     }
 
     /// Checks `raw` as a value of this field and returns it as the seed stores it (trimmed,
-    /// a zone or locale in its canonical spelling). The catchphrase alone may be empty.
+    /// a zone or locale in its canonical spelling). The catchphrase alone may be empty. Text
+    /// that looks like it holds a secret is refused: the identity is committed, synced and
+    /// injected into every session, as learnings are.
     pub fn check(self, raw: &str) -> Result<String, RuleError> {
         let trimmed = raw.trim();
+        if let Some(finding) = crate::domain::redaction::find_secrets(trimmed)
+            .into_iter()
+            .next()
+        {
+            return Err(RuleError::SecretInIdentity {
+                what: self.what(),
+                rule: finding.rule,
+            });
+        }
         match self {
             Self::Timezone => TimeZoneName::parse(raw).map(String::from),
             Self::Locale => LocaleTag::parse(raw).map(String::from),
@@ -229,6 +240,30 @@ mod tests {
     fn refuses_a_bad_value_and_changes_nothing(#[case] field: IdentityField, #[case] raw: &str) {
         let mut identity = identity();
         assert!(field.set(&mut identity, raw).is_err());
+        assert_eq!(identity, self::identity());
+    }
+
+    #[rstest]
+    #[case::a_catchphrase(
+        IdentityField::Catchphrase,
+        "token ghp_4Zq8Lm2Vx7Rt9Kp3Wn6Yb1Hc5Jd0Fs8Ge2Ta"
+    )]
+    #[case::a_name(
+        IdentityField::Principal,
+        "Mara sk-ant-api03-Zx9Qv3LmT7pR2sW8yB4nC6dF1gH5jK0aE"
+    )]
+    #[case::a_voice(IdentityField::VoiceId, "AKIAQ3EGRT7PLM4XVW2N")]
+    fn refuses_a_value_that_holds_a_secret(#[case] field: IdentityField, #[case] raw: &str) {
+        let mut identity = identity();
+        let error = field.set(&mut identity, raw).unwrap_err();
+        assert!(
+            matches!(error, RuleError::SecretInIdentity { .. }),
+            "{error:?}"
+        );
+        assert!(
+            !error.to_string().contains(&raw[raw.len() - 8..]),
+            "{error}"
+        );
         assert_eq!(identity, self::identity());
     }
 
