@@ -156,6 +156,10 @@ mod tests {
         "and my password is hunter2-Example ok",
         "and my password is [REDACTED] ok"
     )]
+    #[case::password_after_the_word(
+        "We deploy with the password hunter2Secret! to staging",
+        "We deploy with the password [REDACTED] to staging"
+    )]
     #[case::private_key(
         "before\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUx\n-----END OPENSSH PRIVATE KEY-----\nafter",
         "before\n[REDACTED]\nafter"
@@ -167,6 +171,9 @@ mod tests {
     #[rstest]
     #[case::prose("Use a password manager for the staging database")]
     #[case::password_is_a_word("the password is required here")]
+    #[case::password_then_a_word("Fix the password reset flow for OAuth2 users")]
+    #[case::password_then_a_version("password v2.0.1 hashing lands with bcrypt")]
+    #[case::password_then_a_short_code("the password 2FA prompt moved to settings")]
     #[case::short_sk("the sk-1 variant")]
     #[case::words("Adds retries with exponential backoff to every client")]
     #[case::path("src/secret_store.rs was edited")]
