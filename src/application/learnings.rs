@@ -69,12 +69,12 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
             .seed)
     }
 
-    /// Confirmed learnings that `filter` admits, pinned first, then most recent first.
-    pub async fn list(&self, filter: &ScopeFilter) -> Result<Vec<FoundLearning>, AppError> {
+    /// Confirmed learnings that any of `scopes` admits, pinned first, then most recent first.
+    pub async fn list(&self, scopes: &[ScopeFilter]) -> Result<Vec<FoundLearning>, AppError> {
         let seed = self.seed().await?;
         let mut found: Vec<FoundLearning> = seed
             .confirmed_learnings()
-            .filter(|(_, learning)| filter.admits(learning))
+            .filter(|(_, learning)| scopes.iter().any(|scope| scope.admits(learning)))
             .map(|(kind, learning)| FoundLearning {
                 kind,
                 learning: learning.clone(),
@@ -294,7 +294,7 @@ mod tests {
     #[test]
     fn lists_shows_and_forgets_by_prefix() {
         let learnings = Learnings::new(store(), flat_embedder(), empty_index(), fixed_clock());
-        let listed = pollster::block_on(learnings.list(&ScopeFilter::All)).unwrap();
+        let listed = pollster::block_on(learnings.list(&[ScopeFilter::All])).unwrap();
         assert_eq!(listed.len(), 12);
         assert_eq!(
             listed[0].learning.id, "pat_Vb8kN2sPq5Wf",

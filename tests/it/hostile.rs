@@ -286,6 +286,16 @@ fn a_hook_with_arguments_it_does_not_know_exits_0_with_nothing_on_stdout(
 }
 
 #[test]
+fn hook_alone_shows_its_help_on_stderr_and_exits_0() {
+    let env = Hermetic::new();
+    let output = env.carryover().arg("hook").output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(output.stdout.is_empty(), "{stderr}");
+    assert!(stderr.contains("Usage: carryover hook"), "{stderr}");
+}
+
+#[test]
 fn other_commands_still_refuse_arguments_they_do_not_know() {
     let env = Hermetic::new();
     let output = env.carryover().args(["learn", "--bogus"]).output().unwrap();

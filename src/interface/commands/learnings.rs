@@ -18,21 +18,7 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
     );
     match command {
         LearningsCommand::List { scope, json } => {
-            let found = match list_filter(*scope, app) {
-                Some(filter) => pollster::block_on(service.list(&filter))?,
-                None => {
-                    // The default: what a session here sees, global and this project's.
-                    let project = current_project(app);
-                    let mut found = pollster::block_on(service.list(&ScopeFilter::Global))?;
-                    found.extend(pollster::block_on(
-                        service.list(&ScopeFilter::Project(project)),
-                    )?);
-                    found.sort_by_key(|f| {
-                        (!f.learning.pinned, std::cmp::Reverse(f.learning.recency()))
-                    });
-                    found
-                }
-            };
+            let found = pollster::block_on(service.list(&scopes(*scope, app)))?;
             print_all(&found, *json);
         }
         LearningsCommand::Search {
@@ -41,16 +27,7 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
             scope,
             json,
         } => {
-            // The default, as for `list`: what a session here may be shown.
-            let scopes = list_filter(*scope, app).map_or_else(
-                || {
-                    vec![
-                        ScopeFilter::Global,
-                        ScopeFilter::Project(current_project(app)),
-                    ]
-                },
-                |filter| vec![filter],
-            );
+            let scopes = scopes(*scope, app);
             print_all(
                 &pollster::block_on(service.search(&query.join(" "), usize::from(*top), &scopes))?,
                 *json,
@@ -126,15 +103,20 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
 }
 
 /// The filter the flags ask for; `None` for the default (global and this project's).
-fn list_filter(scope: ListScope, app: &App) -> Option<ScopeFilter> {
+/// The scopes a listing or search covers; by default what a session here may be shown, the
+/// global learnings and this project's.
+fn scopes(scope: ListScope, app: &App) -> Vec<ScopeFilter> {
     if scope.all {
-        Some(ScopeFilter::All)
+        vec![ScopeFilter::All]
     } else if scope.global {
-        Some(ScopeFilter::Global)
+        vec![ScopeFilter::Global]
     } else if scope.project {
-        Some(ScopeFilter::Project(current_project(app)))
+        vec![ScopeFilter::Project(current_project(app))]
     } else {
-        None
+        vec![
+            ScopeFilter::Global,
+            ScopeFilter::Project(current_project(app)),
+        ]
     }
 }
 
