@@ -1,6 +1,7 @@
 //! Learnings proposed from a session's user messages: the phrase rules' candidates, kept when
-//! confident enough, new (not the text of any learning or proposal, rejected ones included,
-//! nor too similar to one) and within the per-session cap. The agent's own memories (ADR 0014)
+//! confident enough, new (not the text of any learning or proposal a session that sees the
+//! candidate also sees, rejected ones included, nor too similar to one) and within the
+//! per-session cap. The agent's own memories (ADR 0014)
 //! are proposed the same way, minus the floor and the cap: the agent already chose them.
 
 use std::sync::Arc;
@@ -10,7 +11,7 @@ use crate::domain::extraction::{Candidate, Family, candidates_from, normalised};
 use crate::domain::ports::{Clock, Embedder, EmbeddingIndex, IdGenerator};
 use crate::domain::project::Project;
 use crate::domain::retrieval::{StoredVectors, content_hash};
-use crate::domain::scope::{ProposedScope, proposed_scope};
+use crate::domain::scope::{ProposedScope, proposed_scope, scopes_overlap};
 use crate::domain::seed::{Proposal, ProposalStatus, Seed};
 
 /// How a proposal records that the phrase rules found it.
@@ -122,22 +123,27 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
         settings: ProposalSettings,
     ) -> Extraction {
         let mut extraction = Extraction::default();
-        let known: Vec<(String, &str)> = known_texts(seed)
-            .map(|(id, text)| (normalised(text), id))
+        let known: Vec<(String, Known<'_>)> = known_texts(seed)
+            .map(|known| (normalised(known.text), known))
             .collect();
-        let mut kept: Vec<Candidate> = Vec::new();
+        let mut kept: Vec<Scoped> = Vec::new();
         for candidate in candidates_from(messages) {
             if candidate.confidence < settings.floor {
                 extraction.dropped.push((candidate, Dropped::BelowFloor));
                 continue;
             }
+            let project = (proposed_scope(&candidate.text, &origin.project.name)
+                == ProposedScope::Project)
+                .then(|| origin.project.id.as_str().to_owned());
             let text = normalised(&candidate.text);
-            match known.iter().find(|(known, _)| *known == text) {
-                Some((_, id)) => {
-                    let id = (*id).to_owned();
+            match known.iter().find(|(known_text, known)| {
+                *known_text == text && known.seen_with(project.as_deref())
+            }) {
+                Some((_, known)) => {
+                    let id = known.id.to_owned();
                     extraction.dropped.push((candidate, Dropped::SameText(id)));
                 }
-                None => kept.push(candidate),
+                None => kept.push(Scoped { candidate, project }),
             }
         }
         if !kept.is_empty() {
@@ -146,14 +152,11 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
                 .await;
         }
         let now = self.clock.now();
-        for (rank, candidate) in kept.into_iter().enumerate() {
+        for (rank, Scoped { candidate, project }) in kept.into_iter().enumerate() {
             if rank >= settings.max_per_session {
                 extraction.dropped.push((candidate, Dropped::OverCap));
                 continue;
             }
-            let project = (proposed_scope(&candidate.text, &origin.project.name)
-                == ProposedScope::Project)
-                .then(|| origin.project.id.as_str().to_owned());
             extraction.proposals.push(Proposal {
                 id: self.ids.next_id("prp_"),
                 kind: candidate.kind,
@@ -184,11 +187,16 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
         settings: ProposalSettings,
     ) -> Extraction {
         let mut extraction = Extraction::default();
-        let mut known: Vec<(String, String)> = known_texts(seed)
-            .map(|(id, text)| (normalised(text), id.to_owned()))
+        let mut known: Vec<(String, String, Option<String>)> = known_texts(seed)
+            .map(|known| {
+                (
+                    normalised(known.text),
+                    known.id.to_owned(),
+                    known.project.map(str::to_owned),
+                )
+            })
             .collect();
-        let mut kept: Vec<Candidate> = Vec::new();
-        let mut scopes: Vec<(String, ProposedScope)> = Vec::new();
+        let mut kept: Vec<Scoped> = Vec::new();
         for memory in memories {
             // A memory is the agent's own "remember that …".
             let candidate = Candidate {
@@ -197,16 +205,19 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
                 confidence: MEMORY_CONFIDENCE,
                 family: Family::Reminder,
             };
+            let project = (memory.scope(force_project) == ProposedScope::Project)
+                .then(|| origin.project.id.as_str().to_owned());
             let text = normalised(&memory.text);
-            match known.iter().find(|(known, _)| *known == text) {
-                Some((_, id)) => {
+            match known.iter().find(|(known_text, _, known_project)| {
+                *known_text == text && scopes_overlap(known_project.as_deref(), project.as_deref())
+            }) {
+                Some((_, id, _)) => {
                     let id = id.clone();
                     extraction.dropped.push((candidate, Dropped::SameText(id)));
                 }
                 None => {
-                    known.push((text, memory.text.clone()));
-                    scopes.push((memory.text.clone(), memory.scope(force_project)));
-                    kept.push(candidate);
+                    known.push((text, memory.text.clone(), project.clone()));
+                    kept.push(Scoped { candidate, project });
                 }
             }
         }
@@ -216,11 +227,7 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
                 .await;
         }
         let now = self.clock.now();
-        for candidate in kept {
-            let scope = scopes
-                .iter()
-                .find(|(text, _)| *text == candidate.text)
-                .map_or(ProposedScope::Project, |(_, scope)| *scope);
+        for Scoped { candidate, project } in kept {
             extraction.proposals.push(Proposal {
                 id: self.ids.next_id("prp_"),
                 kind: candidate.kind,
@@ -231,42 +238,44 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
                 method: Some(MEMORY_METHOD.to_owned()),
                 confidence: Some(MEMORY_CONFIDENCE),
                 decided_at: None,
-                project: (scope == ProposedScope::Project)
-                    .then(|| origin.project.id.as_str().to_owned()),
+                project,
                 extra: Default::default(),
             });
         }
         extraction
     }
 
-    /// Keeps the candidates no existing learning or proposal (nor an earlier candidate) says
-    /// nearly the same as. Stored vectors serve the learnings; the rest are embedded in one
-    /// call. When the embedder fails, only exact duplicates were dropped (and a warning says
-    /// so).
+    /// Keeps the candidates no existing learning or proposal that a session seeing the
+    /// candidate also sees (nor an earlier candidate) says nearly the same as. Stored vectors
+    /// serve the learnings; the rest are embedded in one call. When the embedder fails, only
+    /// exact duplicates were dropped (and a warning says so).
     async fn drop_similar(
         &self,
-        candidates: Vec<Candidate>,
+        candidates: Vec<Scoped>,
         seed: &Seed,
         settings: ProposalSettings,
         extraction: &mut Extraction,
-    ) -> Vec<Candidate> {
+    ) -> Vec<Scoped> {
         let stored = self
             .index
             .load(&self.embedder.model_id())
             .await
             .unwrap_or_default();
-        let known: Vec<(&str, &str)> = known_texts(seed).collect();
+        let known: Vec<Known<'_>> = known_texts(seed).collect();
         let slots: Vec<Option<usize>> = known
             .iter()
-            .map(|(id, text)| stored.find_current(id, content_hash(text)))
+            .map(|known| stored.find_current(known.id, content_hash(known.text)))
             .collect();
-        let mut texts: Vec<String> = candidates.iter().map(|c| c.text.clone()).collect();
+        let mut texts: Vec<String> = candidates
+            .iter()
+            .map(|scoped| scoped.candidate.text.clone())
+            .collect();
         texts.extend(
             known
                 .iter()
                 .zip(&slots)
                 .filter(|(_, slot)| slot.is_none())
-                .map(|((_, text), _)| (*text).to_owned()),
+                .map(|(known, _)| known.text.to_owned()),
         );
         let vectors = match self.embedder.embed(&texts).await {
             Ok(vectors) if vectors.len() == texts.len() => vectors,
@@ -292,16 +301,27 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
                 None => KnownVector::Fresh(fresh.next().expect("one vector per unstored text")),
             })
             .collect();
-        let mut kept: Vec<(Candidate, &[f32])> = Vec::new();
-        for (candidate, vector) in candidates.into_iter().zip(candidate_vectors) {
+        let mut kept: Vec<(Scoped, &[f32])> = Vec::new();
+        for (scoped, vector) in candidates.into_iter().zip(candidate_vectors) {
             let closest_known = known
                 .iter()
                 .zip(&known_vectors)
-                .map(|((id, _), known)| ((*id).to_owned(), known.similarity(&stored, vector)))
+                .filter(|(known, _)| known.seen_with(scoped.project.as_deref()))
+                .map(|(known, known_vector)| {
+                    (
+                        known.id.to_owned(),
+                        known_vector.similarity(&stored, vector),
+                    )
+                })
                 .max_by(|a, b| a.1.total_cmp(&b.1));
             let closest_kept = kept
                 .iter()
-                .map(|(other, other_vector)| (other.text.clone(), dot(other_vector, vector)))
+                .filter(|(other, _)| {
+                    scopes_overlap(other.project.as_deref(), scoped.project.as_deref())
+                })
+                .map(|(other, other_vector)| {
+                    (other.candidate.text.clone(), dot(other_vector, vector))
+                })
                 .max_by(|a, b| a.1.total_cmp(&b.1));
             let closest = [closest_known, closest_kept]
                 .into_iter()
@@ -311,12 +331,12 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
                 Some((id, similarity)) if similarity >= settings.duplicate_similarity => {
                     extraction
                         .dropped
-                        .push((candidate, Dropped::Similar(id, similarity)));
+                        .push((scoped.candidate, Dropped::Similar(id, similarity)));
                 }
-                _ => kept.push((candidate, vector)),
+                _ => kept.push((scoped, vector)),
             }
         }
-        kept.into_iter().map(|(candidate, _)| candidate).collect()
+        kept.into_iter().map(|(scoped, _)| scoped).collect()
     }
 }
 
@@ -335,18 +355,43 @@ impl KnownVector<'_> {
     }
 }
 
+/// A candidate with the scope it would be proposed in (a project id, or `None` for global).
+struct Scoped {
+    candidate: Candidate,
+    project: Option<String>,
+}
+
+/// A learning or proposal already in the seed.
+struct Known<'a> {
+    id: &'a str,
+    text: &'a str,
+    project: Option<&'a str>,
+}
+
+impl Known<'_> {
+    /// Whether a session would see both this and a text proposed in `project`: only then is
+    /// the same text twice a duplicate (ADR 0010), so one project's learning never keeps
+    /// another project from having it too.
+    fn seen_with(&self, project: Option<&str>) -> bool {
+        scopes_overlap(self.project, project)
+    }
+}
+
 /// Every learning (confirmed or not) and every proposal (whatever its status: a rejected one
-/// must not come back), as (id, text).
-fn known_texts(seed: &Seed) -> impl Iterator<Item = (&str, &str)> {
+/// must not come back).
+fn known_texts(seed: &Seed) -> impl Iterator<Item = Known<'_>> {
     seed.learned
         .iter()
-        .map(|(_, l)| (l.id.as_str(), l.content.as_str()))
-        .chain(
-            seed.state
-                .proposals
-                .iter()
-                .map(|p| (p.id.as_str(), p.content.as_str())),
-        )
+        .map(|(_, l)| Known {
+            id: &l.id,
+            text: &l.content,
+            project: l.project.as_deref(),
+        })
+        .chain(seed.state.proposals.iter().map(|p| Known {
+            id: &p.id,
+            text: &p.content,
+            project: p.project.as_deref(),
+        }))
 }
 
 fn dot(a: &[f32], b: &[f32]) -> f32 {
@@ -356,19 +401,32 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// Adds to `seed` those of `proposals` whose text it does not hold yet (another process may
-/// have added one since extraction looked); returns how many were added.
+/// Adds to `seed` those of `proposals` whose text it does not hold yet where a session would
+/// see both (another process may have added one since extraction looked); returns how many
+/// were added.
 pub fn add_proposals(seed: &mut Seed, proposals: &[Proposal]) -> usize {
     // Normalised once: this runs under the seed's lock, over every learning.
-    let mut known: std::collections::HashSet<String> = known_texts(seed)
-        .map(|(_, text)| normalised(text))
-        .collect();
+    let mut known: std::collections::HashMap<String, Vec<Option<String>>> =
+        std::collections::HashMap::new();
+    for existing in known_texts(seed) {
+        known
+            .entry(normalised(existing.text))
+            .or_default()
+            .push(existing.project.map(str::to_owned));
+    }
     let mut added = 0;
     for proposal in proposals {
-        if known.insert(normalised(&proposal.content)) {
-            seed.state.proposals.push(proposal.clone());
-            added += 1;
+        let scopes = known.entry(normalised(&proposal.content)).or_default();
+        let project = proposal.project.as_deref();
+        if scopes
+            .iter()
+            .any(|known| scopes_overlap(known.as_deref(), project))
+        {
+            continue;
         }
+        scopes.push(proposal.project.clone());
+        seed.state.proposals.push(proposal.clone());
+        added += 1;
     }
     added
 }
@@ -517,6 +575,79 @@ mod tests {
         assert!(found.dropped.iter().any(
             |(_, why)| matches!(why, Dropped::Similar(id, s) if *id == insight && *s >= 0.99)
         ));
+    }
+
+    /// "in this repo" scopes the candidate to the session's project.
+    const PROJECT_RULE: &str = "Never commit directly to main in this repo";
+
+    #[rstest::rstest]
+    #[case::another_projects_learning_does_not_hold_it_back(Some("other-project"), 1)]
+    #[case::this_projects_learning_does(Some(origin().project.id.as_str()), 0)]
+    #[case::a_global_learning_does(None, 0)]
+    fn the_same_text_is_a_duplicate_only_where_a_session_sees_both(
+        #[case] known_project: Option<&str>,
+        #[case] proposed: usize,
+    ) {
+        let mut seed = seed();
+        seed.learned.patterns[0].content = PROJECT_RULE.into();
+        seed.learned.patterns[0].project = known_project.map(str::to_owned);
+        // The rule's texts at one point: only scope can tell the candidate from the learning.
+        let embedder = embedder_matching(|t| t.contains("main in this repo"));
+        let found = pollster::block_on(service(embedder).extract(
+            &messages(&[&format!("{PROJECT_RULE}!")]),
+            &seed,
+            origin(),
+            ProposalSettings::default(),
+        ));
+        assert_eq!(found.proposals.len(), proposed, "{:?}", found.dropped);
+        if let [proposal] = &found.proposals[..] {
+            assert_eq!(
+                proposal.project.as_deref(),
+                Some(origin().project.id.as_str())
+            );
+        }
+    }
+
+    #[rstest::rstest]
+    #[case::another_projects_memory(Some("other-project"), 1)]
+    #[case::a_global_one(None, 0)]
+    fn a_memory_is_a_duplicate_only_where_a_session_sees_both(
+        #[case] known_project: Option<&str>,
+        #[case] proposed: usize,
+    ) {
+        let mut seed = seed();
+        seed.learned.patterns[0].content = "Squash before merging".into();
+        seed.learned.patterns[0].project = known_project.map(str::to_owned);
+        let embedder = embedder_matching(|t| t.contains("Squash"));
+        let found = pollster::block_on(service(embedder).from_memories(
+            &[memory(
+                LearningKind::Pattern,
+                "Squash before merging",
+                false,
+            )],
+            &seed,
+            origin(),
+            false,
+            ProposalSettings::default(),
+        ));
+        assert_eq!(found.proposals.len(), proposed, "{:?}", found.dropped);
+    }
+
+    #[test]
+    fn adding_keeps_the_same_text_for_another_project() {
+        let mut seed = seed();
+        let found = pollster::block_on(service(word_embedder()).extract(
+            &messages(&[&format!("{PROJECT_RULE}!")]),
+            &seed,
+            origin(),
+            ProposalSettings::default(),
+        ));
+        let mut elsewhere = found.proposals.clone();
+        elsewhere[0].project = Some("other-project".into());
+        elsewhere[0].id = "prp_other".into();
+        assert_eq!(add_proposals(&mut seed, &elsewhere), 1);
+        assert_eq!(add_proposals(&mut seed, &found.proposals), 1);
+        assert_eq!(add_proposals(&mut seed, &found.proposals), 0);
     }
 
     fn memory(kind: LearningKind, text: &str, about_user: bool) -> AgentMemory {

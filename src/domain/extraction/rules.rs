@@ -49,6 +49,14 @@ static DURABLE_SCOPE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A sentence that opens on the project it holds for: "In this repo, always run make check
+/// before you commit." The scope makes the instruction after it a convention of the project.
+static SCOPE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)^(in|for|across|throughout) (this|our|the whole) (repo|repository|project|codebase|monorepo|workspace)\s*[,:]?\s+(?P<rest>\S.+)$",
+    )
+});
+
 static CORRECTION: LazyLock<Regex> = LazyLock::new(|| {
     regex(
         r"(?i)^(no|nope|nah|wrong|that's wrong|that is wrong|that's not right|that is not right|that's incorrect|that is incorrect|not quite|actually|i meant|i mean)\b[,:;.!]*\s*(?P<rest>.*)$",
@@ -401,9 +409,34 @@ fn english(sentence: &str) -> Option<Candidate> {
             Family::Behaviour,
         ));
     }
+    if let Some(found) = SCOPE_FIRST.captures(text) {
+        return scoped_instruction(text, &found["rest"]);
+    }
     imperative(text)
         .or_else(|| modal_rule(text))
         .or_else(|| fact(text))
+}
+
+/// The instruction after a project scope, read as if the scope stood after it ("Always run
+/// make check before you commit in this repo"), proposed in full so that it stays the
+/// project's (ADR 0010).
+fn scoped_instruction(text: &str, rest: &str) -> Option<Candidate> {
+    let found = english(rest).or_else(|| {
+        (PLAIN_INSTRUCTION.is_match(rest) && !ONE_OFF.is_match(rest) && words(rest) >= 3).then(
+            || {
+                candidate(
+                    instruction_kind(rest),
+                    String::new(),
+                    0.7,
+                    Family::Imperative,
+                )
+            },
+        )
+    })?;
+    Some(Candidate {
+        text: stand_alone(text),
+        ..found
+    })
 }
 
 /// A rule stated of a thing rather than to the assistant: "the full schema should not be
@@ -1000,6 +1033,8 @@ mod tests {
     #[case::location_for_now("The build output is in /tmp/out for now")]
     #[case::location_asked("Is the config in ~/.config/app?")]
     #[case::location_conditional("If the config is at ~/.x, use it.")]
+    #[case::scope_first_task("In this repo, fix the failing test in src/lib.rs.")]
+    #[case::scope_first_now("In this project, use the staging database for now.")]
     #[case::location_guess("Maybe the config is at ~/.config/app")]
     #[case::location_of_changes("My changes are in src/lib.rs, can you review?")]
     #[case::better_here("It's better to do that first.")]
@@ -1052,6 +1087,11 @@ mod tests {
         "Always write tests first, then the implementation.",
         Family::Imperative
     )]
+    #[case::scope_first(
+        "In this repo, always run make check before you commit.",
+        Family::Imperative
+    )]
+    #[case::scope_first_plain("In this project use pnpm for every package.", Family::Imperative)]
     #[case::ours("Our CI runs on GitHub Actions.", Family::Fact)]
     #[case::german(
         "Du solltest mir bei langen Aufgaben am Ende eine Zusammenfassung geben.",
