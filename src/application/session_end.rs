@@ -144,14 +144,18 @@ where
             }
             None => Vec::new(),
         };
-        outcome.proposals = self
-            .record_last_session(
-                &request.session_id,
-                &project.name,
-                proposals,
-                &mut outcome.warnings,
-            )
-            .await;
+        // A session that held no request (opened and cleared at once) is no one's last session.
+        let empty = digest.as_ref().is_some_and(|digest| digest.user_turns == 0);
+        if !empty {
+            outcome.proposals = self
+                .record_last_session(
+                    &request.session_id,
+                    &project.name,
+                    proposals,
+                    &mut outcome.warnings,
+                )
+                .await;
+        }
         if !request.settings.enabled {
             outcome.skipped = Some("handoffs are disabled".to_owned());
             return outcome;
@@ -696,6 +700,24 @@ mod tests {
         );
         let outcome = pollster::block_on(service.end(request(settings)));
         assert!(outcome.skipped.unwrap().contains(why));
+    }
+
+    #[test]
+    fn a_session_with_no_request_is_not_recorded_as_the_last_one() {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_update().never();
+        let mut handoffs = MockHandoffStore::new();
+        handoffs.expect_write().never();
+        let mut transcripts = MockTranscriptReader::new();
+        transcripts
+            .expect_digest()
+            .returning(|_, _| Ok(SessionDigest::default()));
+        let service = service(handoffs, transcripts, seeds);
+        let outcome = pollster::block_on(service.end(request(HandoffSettings::default())));
+        assert_eq!(
+            outcome.skipped.as_deref(),
+            Some("the session holds no request from the user")
+        );
     }
 
     #[test]

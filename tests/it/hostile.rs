@@ -306,3 +306,41 @@ fn other_commands_still_refuse_arguments_they_do_not_know() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn a_cwd_that_does_not_exist_names_no_project() {
+    let env = Hermetic::new();
+    env.init();
+    let transcript = env.shop_api_transcript();
+    let gone = env.home().join("deleted-worktree");
+    for (event, extra) in [("session-start", "source"), ("session-end", "reason")] {
+        let mut payload = json!({"session_id": "s1", "transcript_path": transcript, "cwd": gone});
+        payload[extra] = "other".into();
+        let out = env
+            .carryover()
+            .args(["hook", event])
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(!gone.exists(), "{event} created the directory: {stderr}");
+    }
+    // The hook's own directory (the home, where the client started it) stands in.
+    let seed: Value =
+        serde_json::from_str(&fs_err::read_to_string(env.seed_path()).unwrap()).unwrap();
+    let active = seed["state"]["activeProjects"].to_string();
+    assert!(!active.contains("deleted-worktree"), "{active}");
+    assert!(active.contains("home"), "{active}");
+    let projects = env.data().join("projects");
+    let names: Vec<String> = fs_err::read_dir(&projects)
+        .map(|dir| {
+            dir.flatten()
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        names.iter().all(|name| !name.contains("deleted-worktree")),
+        "{names:?}"
+    );
+}
