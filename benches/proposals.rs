@@ -1,12 +1,12 @@
 //! Learning proposals on real user messages (`tests/fixtures/real-sessions/messages-*.json`,
-//! 2,196 messages of published Claude Code and other agents' sessions, labelled durable or not):
+//! 2,247 messages of published Claude Code and other agents' sessions, labelled durable or not):
 //! precision and recall of the phrase rules at the session-end floor, per language.
 //!
-//! `cargo bench --bench proposals` prints the tune part and `seen` … `seen23`, the earlier
-//! held-out parts (up to `messages-fresh25.json`, the messages of Claude Code sessions
-//! 164-167; each measured once, tuned on since); `-- --heldout` adds the held-out part, the
-//! stored splits in `HELD_OUT` (none now: the next fresh set, `messages-fresh26.json`, goes
-//! there; measure it once, when tuning is done). `-- --detail` lists the false proposals and
+//! `cargo bench --bench proposals` prints the tune part and `seen` … `seen24`, the earlier
+//! held-out parts (up to `messages-fresh26.json` and `messages-fresh27.json`, the messages of
+//! Claude Code sessions 168-175; each measured once, tuned on since); `-- --heldout` adds the
+//! held-out part, the stored splits in `HELD_OUT` (none now: the next fresh set,
+//! `messages-fresh28.json`, goes there; measure it once, when tuning is done). `-- --detail` lists the false proposals and
 //! misses of every part but the held-out one; `-- --explain ID` every candidate of one message
 //! outside it.
 
@@ -14,7 +14,7 @@ use carryover::domain::extraction::candidates_from;
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
-const SETS: [&str; 28] = [
+const SETS: [&str; 30] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
@@ -43,9 +43,11 @@ const SETS: [&str; 28] = [
     include_str!("../tests/fixtures/real-sessions/messages-fresh23.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh24.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh25.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh26.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh27.json"),
 ];
 /// The held-out part's stored splits: none until a set no change has seen is added (the
-/// last, `fresh24` and `fresh25`, were measured once and are `seen22` and `seen23` since).
+/// last, `fresh26` and `fresh27`, were measured once and are `seen24` since).
 const HELD_OUT: [&str; 0] = [];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;
@@ -129,6 +131,7 @@ fn main() {
         ("seen21", &["fresh23"]),
         ("seen22", &["fresh24"]),
         ("seen23", &["fresh25"]),
+        ("seen24", &["fresh26", "fresh27"]),
     ];
     if args.iter().any(|arg| arg == "--heldout") {
         splits.push(("heldout", &HELD_OUT));
