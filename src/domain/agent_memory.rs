@@ -24,7 +24,8 @@ pub struct AgentMemory {
     pub name: Option<String>,
     /// Which list it would join.
     pub kind: LearningKind,
-    /// The learning: the description, else the body's first sentence; redacted and clipped.
+    /// The learning: the description, else (or when the description is only a title) the
+    /// body's first sentence; redacted and clipped.
     pub text: String,
     /// Whether it is about the user (and so holds in every project).
     pub about_user: bool,
@@ -56,8 +57,10 @@ pub fn parse_agent_memory(text: &str) -> Option<AgentMemory> {
     };
     let memory_type = field("type").or_else(|| field("metadata.type"));
     let learning = field("description")
+        .filter(|description| !is_title(description))
         .map(str::to_owned)
-        .or_else(|| first_sentence(body))?;
+        .or_else(|| first_sentence(body))
+        .or_else(|| field("description").map(str::to_owned))?;
     let learning = learning_text(&learning)?;
     Some(AgentMemory {
         name: field("name").map(str::to_owned),
@@ -189,6 +192,21 @@ fn unquote(value: &str) -> String {
 
 /// The body's first line of prose (headings' and list items' markers dropped), cut at its
 /// first sentence's end.
+/// Whether a description names what the memory is about rather than saying it ("Where the Go
+/// backend lives on disk", "How to file audit results"): the body then says it.
+fn is_title(description: &str) -> bool {
+    let first = description
+        .trim_start_matches(['"', '\''])
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    matches!(
+        first.as_str(),
+        "where" | "how" | "what" | "why" | "when" | "which" | "who"
+    )
+}
+
 fn first_sentence(body: &str) -> Option<String> {
     let line = body
         .lines()
@@ -204,7 +222,7 @@ fn first_sentence(body: &str) -> Option<String> {
         .map(|(i, _)| i + 1)
         .next()
         .unwrap_or(line.len());
-    Some(line[..end].to_owned())
+    Some(line[..end].replace("**", ""))
 }
 
 fn collapse_spaces(text: &str) -> String {
@@ -257,6 +275,14 @@ mod tests {
     #[case::no_front_matter(
         "Integration tests need Postgres on port 5433\n",
         Some((LearningKind::Insight, "Integration tests need Postgres on port 5433", false))
+    )]
+    #[case::a_title_gives_way_to_the_body(
+        "---\ndescription: Where the Go backend lives on disk\ntype: reference\n---\n\nThe Go backend lives at `../entiredb`, **not** at `devenv/entire`. Found on 2026-06-01.\n",
+        Some((LearningKind::Insight, "The Go backend lives at `../entiredb`, not at `devenv/entire`.", false))
+    )]
+    #[case::a_title_with_no_body_stays(
+        "---\ndescription: How to file audit results\ntype: feedback\n---\n",
+        Some((LearningKind::Pattern, "How to file audit results", false))
     )]
     #[case::empty_body_and_no_description("---\nname: x\ntype: user\n---\n\n", None)]
     #[case::only_punctuation("---\ndescription: \"---\"\n---\n- \n", None)]

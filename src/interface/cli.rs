@@ -830,7 +830,9 @@ pub struct DoctorArgs {
     after_help = "Text that looks like a secret (an API key, a token, a password) is refused: \
 learnings are committed and injected into every session. Text close to a stored learning is \
 learned with a warning that shows the close one; the same text again is refused.\n\n\
-Example: carryover learn insight --project shop-api runs its tests with `make check`"
+Words that start with `-` go after `--`, which ends the options.\n\n\
+Examples:\n  carryover learn insight --project shop-api runs its tests with `make check`\n  \
+carryover learn pattern --pin -- Build release binaries with --locked"
 )]
 pub struct LearnArgs {
     /// pattern (how the user works), insight (a fact about a project or environment) or
