@@ -320,6 +320,74 @@ fn wiring_checks(agents: &[AgentSettings], root: &Path) -> Vec<Check> {
             "carryover install",
         ));
     }
+    checks.extend(double_wiring_checks(agents, root));
+    checks
+}
+
+/// A warning per agent wired by more than one of its settings files with different commands:
+/// the agent runs every file's hooks (merging only identical commands), so each event runs
+/// carryover once per command and a session start injects its context as often. The fix
+/// takes out the narrowest file (this machine's, else the project's), keeping the one that
+/// reaches the most sessions.
+fn double_wiring_checks(agents: &[AgentSettings], root: &Path) -> Vec<Check> {
+    let mut checks = Vec::new();
+    let mut seen: Vec<AgentKind> = Vec::new();
+    for agent in agents.iter().map(|settings| settings.agent) {
+        if seen.contains(&agent) {
+            continue;
+        }
+        seen.push(agent);
+        let wired: Vec<&AgentSettings> = agents
+            .iter()
+            .filter(|s| s.agent == agent && s.problem.is_none() && s.wiring() != Wiring::Absent)
+            .collect();
+        // Per event, the distinct commands the files run for it.
+        let runs_twice = wired.iter().flat_map(|s| s.events.iter()).any(|event| {
+            let commands: std::collections::BTreeSet<&str> = wired
+                .iter()
+                .flat_map(|settings| settings.events.iter())
+                .filter(|other| other.event == event.event)
+                .filter_map(|other| other.command.as_deref())
+                .collect();
+            commands.len() > 1
+        });
+        if !runs_twice {
+            continue;
+        }
+        let narrowest = wired
+            .iter()
+            .map(|settings| settings.scope)
+            .max_by_key(|scope| match scope {
+                InstallScope::User => 0,
+                InstallScope::Project => 1,
+                InstallScope::Local => 2,
+            })
+            .unwrap_or(InstallScope::Local);
+        let files: Vec<String> = wired
+            .iter()
+            .map(|settings| settings.path.display().to_string())
+            .collect();
+        let mut fix = format!(
+            "carryover uninstall --agent {} --scope {narrowest}",
+            agent.cli_name()
+        );
+        if narrowest != InstallScope::User {
+            fix.push_str(&format!(" --cwd {}", root.display()));
+        }
+        checks.push(Check::warn(
+            CheckArea::Hooks,
+            format!("{} wiring", agent.display_name()),
+            format!(
+                "wired by {} settings files with different commands ({}): each event runs \
+                 carryover {} times, so a session start injects its context {} times",
+                wired.len(),
+                files.join(", "),
+                wired.len(),
+                wired.len()
+            ),
+            Some(fix),
+        ));
+    }
     checks
 }
 
@@ -352,6 +420,19 @@ fn wiring_check(settings: &AgentSettings, wired_elsewhere: bool, root: &Path) ->
         })
         .collect();
     if !broken.is_empty() {
+        // Installing again writes the same bare name into a committed file (ADR 0006): only
+        // PATH, or this machine's own settings, fixes a program found by name.
+        let by_name = settings.programs.iter().any(|(program, location)| {
+            *location == ProgramLocation::Missing && !program.contains('/')
+        });
+        let fix = if by_name && settings.scope == InstallScope::Project {
+            format!(
+                "put carryover on PATH (the committed hooks run it by name), or wire this machine only: {}",
+                install_fix(settings.agent, InstallScope::Local, root)
+            )
+        } else {
+            fix
+        };
         return Check::fail(
             CheckArea::Hooks,
             subject,
@@ -772,11 +853,96 @@ mod tests {
         }
     }
 
+    #[rstest]
+    #[case::project_file_runs_it_by_name(
+        InstallScope::Project,
+        "carryover",
+        "put carryover on PATH (the committed hooks run it by name), or wire this machine only: carryover install --agent claude --scope local --cwd /code/p"
+    )]
+    #[case::user_file_is_installed_again(
+        InstallScope::User,
+        "carryover",
+        "carryover install --agent claude --scope user"
+    )]
+    #[case::project_file_with_a_path(
+        InstallScope::Project,
+        "/x/carryover",
+        "carryover install --agent claude --scope project --cwd /code/p"
+    )]
+    fn a_missing_binary_is_fixed_where_it_can_be(
+        #[case] scope: InstallScope,
+        #[case] program: &str,
+        #[case] fix: &str,
+    ) {
+        let command = format!("{program} hook");
+        let mut found = settings(
+            "/code/p/.claude/settings.json",
+            &claude_events(Some(&command)),
+        );
+        found.scope = scope;
+        found.programs = vec![(program.into(), ProgramLocation::Missing)];
+        let check = wiring_check(&found, false, Path::new(ROOT));
+        assert_eq!(check.status, CheckStatus::Fail);
+        assert_eq!(check.fix.as_deref(), Some(fix));
+    }
+
     #[test]
     fn a_project_file_is_fixed_in_its_project() {
         assert_eq!(
             install_fix(AgentKind::Gemini, InstallScope::Project, Path::new(ROOT)),
             "carryover install --agent gemini --scope project --cwd /code/p"
+        );
+    }
+
+    #[test]
+    fn an_agent_wired_by_two_files_is_warned_of_with_the_narrower_to_take_out() {
+        let mut user = settings(
+            "/h/.claude/settings.json",
+            &claude_events(Some("/x/carryover hook")),
+        );
+        user.programs = vec![(
+            "/x/carryover".into(),
+            ProgramLocation::Found("/x/carryover".into()),
+        )];
+        let mut project = settings(
+            "/code/p/.claude/settings.json",
+            &claude_events(Some("carryover hook")),
+        );
+        project.scope = InstallScope::Project;
+        project.programs = user.programs.clone();
+        let checks = wiring_checks(&[user.clone(), project], Path::new(ROOT));
+        let double: Vec<&Check> = checks
+            .iter()
+            .filter(|c| c.subject.ends_with("wiring"))
+            .collect();
+        assert_eq!(double.len(), 1, "{checks:?}");
+        assert_eq!(double[0].status, CheckStatus::Warn);
+        assert!(
+            double[0].detail.contains("runs carryover 2 times"),
+            "{:?}",
+            double[0]
+        );
+        assert_eq!(
+            double[0].fix.as_deref(),
+            Some("carryover uninstall --agent claude --scope project --cwd /code/p")
+        );
+        // The same commands in two files run once: the agent merges them.
+        let mut same = user.clone();
+        same.scope = InstallScope::Local;
+        same.path = "/code/p/.claude/settings.local.json".into();
+        let checks = wiring_checks(&[user.clone(), same], Path::new(ROOT));
+        assert!(
+            !checks.iter().any(|c| c.subject.ends_with("wiring")),
+            "{checks:?}"
+        );
+        // Nor is a second file without carryover's hooks.
+        let mut bare = user.clone();
+        bare.scope = InstallScope::Local;
+        bare.events = settings("/code/p/.claude/settings.local.json", &claude_events(None)).events;
+        let checks = wiring_checks(&[user, bare], Path::new(ROOT));
+        assert!(
+            !checks.iter().any(|c| c.subject.ends_with("wiring")),
+            "{checks:?}"
         );
     }
 

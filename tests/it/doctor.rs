@@ -320,3 +320,46 @@ fn doctor_colours_its_verdicts_on_a_terminal_only() {
     let piped = env.carryover().arg("doctor").output().unwrap();
     assert!(!String::from_utf8_lossy(&piped.stdout).contains('\u{1b}'));
 }
+
+#[test]
+fn an_agent_wired_twice_is_a_warning_naming_the_file_to_take_out() {
+    let env = installed();
+    let project = env.home().join("shop-api");
+    fs_err::create_dir_all(&project).unwrap();
+    env.carryover()
+        .current_dir(&project)
+        .args(["install", "--scope", "project"])
+        .assert()
+        .success();
+    // The project's hooks run `carryover` by name, which is not on this test's PATH: a failed
+    // check beside the warning, whose fix is PATH, not installing again.
+    let out = env
+        .carryover()
+        .current_dir(&project)
+        .arg("doctor")
+        .assert()
+        .stdout(contains("runs carryover 2 times"))
+        .stdout(contains("fix: put carryover on PATH"))
+        .stdout(contains(format!(
+            "fix: carryover uninstall --agent claude --scope project --cwd {}",
+            project.display()
+        )));
+    let shown = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    // Taking out the file named fixes it.
+    env.carryover()
+        .current_dir(&project)
+        .args(["uninstall", "--scope", "project"])
+        .assert()
+        .success();
+    env.carryover()
+        .current_dir(&project)
+        .arg("doctor")
+        .assert()
+        .success()
+        .stdout(
+            contains("runs carryover")
+                .not()
+                .and(contains("Everything is in order.")),
+        );
+    assert!(shown.contains(".claude/settings.json"), "{shown}");
+}
