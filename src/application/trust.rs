@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::domain::RuleError;
 use crate::domain::ports::{Clock, TemplateFile, TemplateSource, TrustEntry, TrustStore};
+use crate::domain::startup::StartupTemplate;
 
 use super::AppError;
 
@@ -66,7 +67,7 @@ impl<T: TemplateSource, Tr: TrustStore> Trust<T, Tr> {
     }
 
     /// The project's template as it is now, with the decision recorded for it before;
-    /// records nothing.
+    /// records nothing. A file that is not a template session start can use is refused.
     pub async fn preview(
         &self,
         root: &Path,
@@ -79,6 +80,13 @@ impl<T: TemplateSource, Tr: TrustStore> Trust<T, Tr> {
             .ok_or(AppError::Rule(RuleError::NoProjectTemplate {
                 path: expected_path,
             }))?;
+        // Trusting a file session start would skip anyway only hides the mistake.
+        if let Err(problem) = StartupTemplate::parse(&file.text) {
+            return Err(AppError::Rule(RuleError::UnusableTemplate {
+                path: file.path,
+                problem: problem.to_string(),
+            }));
+        }
         let previous = self
             .trust
             .list()
@@ -115,16 +123,37 @@ mod tests {
     use crate::application::testing::fixed_clock;
     use crate::domain::ports::{MockTemplateSource, MockTrustStore, TemplateFile};
 
+    const TEMPLATE: &str = "---\ntype: agent/instruction\n---\nrun make status\nthen say hello\n";
+
     fn template_now() -> MockTemplateSource {
+        template_reading(TEMPLATE)
+    }
+
+    fn template_reading(text: &'static str) -> MockTemplateSource {
         let mut templates = MockTemplateSource::new();
-        templates.expect_project_template().returning(|root| {
+        templates.expect_project_template().returning(move |root| {
             Ok(Some(TemplateFile {
                 path: root.join(".carryover/_startup.md"),
-                text: "run make status\nthen say hello\n".into(),
+                text: text.into(),
                 sha256: "d2".into(),
             }))
         });
         templates
+    }
+
+    #[rstest::rstest]
+    #[case::no_front_matter("run make status\n")]
+    #[case::another_type("---\ntype: agent/skill\n---\nrun make status\n")]
+    fn a_file_session_start_would_not_use_is_refused(#[case] text: &'static str) {
+        let service = Trust::new(template_reading(text), trusted_before(None), fixed_clock());
+        let refused = pollster::block_on(service.preview(Path::new("/p"), "/p/x".into()));
+        assert!(
+            matches!(
+                refused,
+                Err(AppError::Rule(RuleError::UnusableTemplate { .. }))
+            ),
+            "{refused:?}"
+        );
     }
 
     fn trusted_before(entry: Option<(&'static str, Option<&'static str>)>) -> MockTrustStore {

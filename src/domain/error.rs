@@ -39,6 +39,14 @@ pub enum RuleError {
         /// Where the template would be.
         path: PathBuf,
     },
+    /// `trust` was asked for a template that session start would not use.
+    #[error("{path} is not a start-up template session start can use ({problem})")]
+    UnusableTemplate {
+        /// The template.
+        path: PathBuf,
+        /// Why it is not used.
+        problem: String,
+    },
     /// No proposal or learning has an id starting with the prefix.
     #[error("no {what} matches {prefix:?}")]
     UnknownPrefix {

@@ -134,6 +134,10 @@ impl From<RuleError> for CliError {
             RuleError::NoProjectTemplate { .. } => {
                 Some("write .carryover/_startup.md first (see README)")
             }
+            RuleError::UnusableTemplate { .. } => Some(
+                "a start-up template opens with front matter holding `type: agent/instruction` \
+                 (see README); fix it, then trust it",
+            ),
             RuleError::UnknownPrefix { .. } => {
                 Some("`carryover proposals list` and `carryover learnings list` show the ids")
             }

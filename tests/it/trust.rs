@@ -117,3 +117,22 @@ fn the_trust_diff_is_coloured_on_a_terminal() {
         "{shown:?}"
     );
 }
+
+#[test]
+fn a_template_session_start_would_not_use_is_refused_not_trusted() {
+    let env = Hermetic::new();
+    let project = project(&env, "unused");
+    fs_err::write(project.join(".carryover/_startup.md"), "Run make status.\n").unwrap();
+    env.carryover()
+        .args(["trust", "--yes", "--cwd"])
+        .arg(&project)
+        .assert()
+        .code(2)
+        .stderr(contains("is not a start-up template session start can use"))
+        .stderr(contains("type: agent/instruction"));
+    env.carryover()
+        .args(["trust", "--list"])
+        .assert()
+        .success()
+        .stdout(contains("No project template is trusted."));
+}
