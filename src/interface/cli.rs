@@ -499,7 +499,7 @@ pub enum FlagsCommand {
         /// Its value.
         value: String,
     },
-    /// Print a flag's value in force for the project, and where it comes from.
+    /// Print a flag's value in force for the project (`--json` adds where it comes from).
     #[command(after_help = "Example: carryover flags get startup-instruction")]
     Get {
         /// The project directory (default: the current directory).

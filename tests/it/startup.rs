@@ -306,3 +306,33 @@ fn the_untrusted_warning_is_given_once_per_session() {
         "a new session id is warned again"
     );
 }
+
+#[test]
+fn unsetting_a_flag_where_it_is_not_set_says_where_it_is() {
+    let replay = Replay::new("notes");
+    let flags = |args: &[&str]| {
+        let mut command = replay.env.carryover();
+        command
+            .arg("flags")
+            .args(args)
+            .arg("--cwd")
+            .arg(&replay.project);
+        command
+    };
+    flags(&["set", "--project", "startup-instruction", "false"])
+        .assert()
+        .success();
+    flags(&["unset", "startup-instruction"])
+        .assert()
+        .code(2)
+        .stderr(contains("startup-instruction is not set globally"))
+        .stderr(contains("add --project"));
+    flags(&["unset", "--project", "startup-instruction"])
+        .assert()
+        .success()
+        .stdout(contains("startup-instruction removed for"));
+    flags(&["unset", "--project", "startup-instruction"])
+        .assert()
+        .code(2)
+        .stderr(contains("is not set for this project; nothing was changed"));
+}

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use crate::application::Flags;
-use crate::domain::flags::{FlagValue, ResolvedFlags};
+use crate::domain::flags::{FlagScope, FlagValue, ResolvedFlags};
 use crate::domain::ports::FlagTarget;
 use crate::domain::session::Session;
 use crate::interface::cli::{FlagsArgs, FlagsCommand};
@@ -50,10 +50,31 @@ pub fn flags(args: &FlagsArgs, app: &App) -> Result<(), CliError> {
             ..
         } => {
             if pollster::block_on(service.unset(&target(*project_only), name))? {
-                crate::say!("{name} removed");
+                let scope = if *project_only {
+                    format!("for {}", project.root.display())
+                } else {
+                    "globally".to_owned()
+                };
+                crate::say!("{name} removed {scope}");
                 report_config_change(app, project);
             } else {
-                return Err(CliError::refused(format!("{name} is not set there"), None));
+                let resolved = pollster::block_on(service.resolved(&slug))?;
+                let (place, hint) = match (*project_only, resolved.get_with_scope(name)) {
+                    (false, Some((_, FlagScope::Project))) => (
+                        "globally",
+                        Some("it is set for this project only: add --project"),
+                    ),
+                    (true, Some((_, FlagScope::Global))) => (
+                        "for this project",
+                        Some("it is set globally: leave out --project"),
+                    ),
+                    (false, _) => ("globally", None),
+                    (true, _) => ("for this project", None),
+                };
+                return Err(CliError::refused(
+                    format!("{name} is not set {place}; nothing was changed"),
+                    hint,
+                ));
             }
         }
         FlagsCommand::Get { name, json, .. } => {
