@@ -370,8 +370,9 @@ struct Known<'a> {
 
 impl Known<'_> {
     /// Whether a session would see both this and a text proposed in `project`: only then is
-    /// the same text twice a duplicate (ADR 0010), so one project's learning never keeps
-    /// another project from having it too.
+    /// the same text twice a duplicate (ADR 0010), so one project's learning never keeps a
+    /// candidate for another project out (a global candidate would reach that project too,
+    /// so it is held back).
     fn seen_with(&self, project: Option<&str>) -> bool {
         scopes_overlap(self.project, project)
     }

@@ -110,8 +110,9 @@ where
     }
 
     /// Handles the end of a session: one read of the transcript serves the proposals and the
-    /// handoff, and one seed update records the last session with any proposals (committed
-    /// only when there are proposals: the bookkeeping alone rides along with the next commit).
+    /// handoff, and one seed update records the last session (unless it held no request) with
+    /// any proposals (committed only when there are proposals: the bookkeeping alone rides
+    /// along with the next commit).
     pub async fn end(&self, request: SessionEndRequest) -> SessionEndOutcome {
         let mut outcome = SessionEndOutcome {
             handoff: None,
@@ -144,13 +145,14 @@ where
             }
             None => Vec::new(),
         };
-        // A session that held no request (opened and cleared at once) is no one's last session.
+        // A session that held no request (opened and cleared at once) is no one's last session;
+        // a `#` note or a memory it saved is still proposed.
         let empty = digest.as_ref().is_some_and(|digest| digest.user_turns == 0);
-        if !empty {
+        if !empty || !proposals.is_empty() {
             outcome.proposals = self
                 .record_last_session(
                     &request.session_id,
-                    &project.name,
+                    (!empty).then_some(project.name.as_str()),
                     proposals,
                     &mut outcome.warnings,
                 )
@@ -303,28 +305,31 @@ where
         proposals
     }
 
-    /// Records the session as the last one and adds `proposals`, in one update; returns how
-    /// many proposals were added.
+    /// Records the session as the last one, in `project` (`None`: a session with no request,
+    /// which is not recorded), and adds `proposals`, in one update; returns how many proposals
+    /// were added.
     async fn record_last_session(
         &self,
         session: &SessionId,
-        project: &str,
+        project: Option<&str>,
         proposals: Vec<Proposal>,
         warnings: &mut Vec<String>,
     ) -> usize {
         let now = self.clock.now();
         let session = session.as_str().to_owned();
-        let project = project.to_owned();
+        let project = project.map(str::to_owned);
         let ids: Vec<String> = proposals.iter().map(|p| p.id.clone()).collect();
         let result = self
             .seeds
             .update(Box::new(move |current| {
                 let mut seed = current.ok_or(crate::domain::RuleError::NotInitialised)?;
-                seed.state.last_session_id = Some(session.clone());
-                seed.state.last_session_at = Some(now);
-                seed.state.active_projects.retain(|known| *known != project);
-                seed.state.active_projects.insert(0, project);
-                seed.state.active_projects.truncate(ACTIVE_PROJECTS_KEPT);
+                if let Some(project) = project {
+                    seed.state.last_session_id = Some(session.clone());
+                    seed.state.last_session_at = Some(now);
+                    seed.state.active_projects.retain(|known| *known != project);
+                    seed.state.active_projects.insert(0, project);
+                    seed.state.active_projects.truncate(ACTIVE_PROJECTS_KEPT);
+                }
                 let proposals = add_proposals(&mut seed, &proposals);
                 Ok((seed, ChangeReason::SessionEnd { session, proposals }))
             }))
@@ -629,6 +634,19 @@ mod tests {
             })
         });
         let expected: &'static [(&str, &str)] = &[("claude-memory", "Always use pnpm, never npm")];
+        assert_eq!(end_without_handoff(transcripts, expected).proposals, 1);
+    }
+
+    #[test]
+    fn a_note_to_remember_is_proposed_even_from_a_session_with_no_request() {
+        let mut transcripts = MockTranscriptReader::new();
+        transcripts.expect_digest().returning(|_, _| {
+            Ok(SessionDigest {
+                remembered: vec!["Always use pnpm".into()],
+                ..SessionDigest::default()
+            })
+        });
+        let expected: &'static [(&str, &str)] = &[("claude-memory", "Always use pnpm")];
         assert_eq!(end_without_handoff(transcripts, expected).proposals, 1);
     }
 

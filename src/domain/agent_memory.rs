@@ -190,11 +190,14 @@ fn unquote(value: &str) -> String {
     }
 }
 
-/// The body's first line of prose (headings' and list items' markers dropped), cut at its
-/// first sentence's end.
 /// Whether a description names what the memory is about rather than saying it ("Where the Go
-/// backend lives on disk", "How to file audit results"): the body then says it.
+/// backend lives on disk", "How to file audit results"): the body then says it. A clause
+/// after a comma or colon ("When deploying, run migrations first", "How we release: tag,
+/// then push") says something, and "when" opens conditions as often as titles.
 fn is_title(description: &str) -> bool {
+    if description.contains([',', ':']) {
+        return false;
+    }
     let first = description
         .trim_start_matches(['"', '\''])
         .split_whitespace()
@@ -203,10 +206,12 @@ fn is_title(description: &str) -> bool {
         .to_ascii_lowercase();
     matches!(
         first.as_str(),
-        "where" | "how" | "what" | "why" | "when" | "which" | "who"
+        "where" | "how" | "what" | "why" | "which" | "who"
     )
 }
 
+/// The body's first line of prose (headings' and list items' markers dropped, bold marks
+/// removed), cut at its first sentence's end.
 fn first_sentence(body: &str) -> Option<String> {
     let line = body
         .lines()
@@ -279,6 +284,14 @@ mod tests {
     #[case::a_title_gives_way_to_the_body(
         "---\ndescription: Where the Go backend lives on disk\ntype: reference\n---\n\nThe Go backend lives at `../entiredb`, **not** at `devenv/entire`. Found on 2026-06-01.\n",
         Some((LearningKind::Insight, "The Go backend lives at `../entiredb`, not at `devenv/entire`.", false))
+    )]
+    #[case::a_rule_that_opens_like_a_question_stays(
+        "---\ndescription: How we release: tag, then push\ntype: feedback\n---\n\nReleases go out on Fridays.\n",
+        Some((LearningKind::Pattern, "How we release: tag, then push", false))
+    )]
+    #[case::a_condition_stays(
+        "---\ndescription: When deploying run migrations first\ntype: feedback\n---\n\nSee the runbook.\n",
+        Some((LearningKind::Pattern, "When deploying run migrations first", false))
     )]
     #[case::a_title_with_no_body_stays(
         "---\ndescription: How to file audit results\ntype: feedback\n---\n",

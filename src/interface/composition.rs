@@ -612,12 +612,12 @@ impl App {
         }
     }
 
-    /// The directory a payload's `cwd` (or its absence) stands for. A `cwd` that is relative or
-    /// not an existing directory (a stale or forged payload) names no project: the hook's own
-    /// working directory stands in, since clients start hooks in the session's directory.
+    /// The directory a payload's `cwd` (or its absence) stands for. A `cwd` that no longer
+    /// exists still names its project: a deleted worktree's session end belongs to it, and the
+    /// hook's own directory (often deleted too, or `$HOME`) would name a wrong one.
     pub fn cwd(&self, given: Option<&std::path::Path>) -> PathBuf {
         given
-            .filter(|path| path.is_absolute() && path.is_dir())
+            .filter(|path| path.is_absolute())
             .map(std::path::Path::to_path_buf)
             .or_else(|| self.env.current_dir.clone())
             .unwrap_or_else(|| PathBuf::from("/"))

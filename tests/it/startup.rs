@@ -330,7 +330,7 @@ fn unsetting_a_flag_where_it_is_not_set_says_where_it_is() {
     flags(&["unset", "--project", "startup-instruction"])
         .assert()
         .success()
-        .stdout(contains("startup-instruction removed for"));
+        .stdout(contains("startup-instruction removed for this project"));
     flags(&["unset", "--project", "startup-instruction"])
         .assert()
         .code(2)

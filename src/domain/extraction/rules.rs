@@ -53,7 +53,7 @@ static DURABLE_SCOPE: LazyLock<Regex> = LazyLock::new(|| {
 /// before you commit." The scope makes the instruction after it a convention of the project.
 static SCOPE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
     regex(
-        r"(?i)^(in|for|across|throughout) (this|our|the whole) (repo|repository|project|codebase|monorepo|workspace)\s*[,:]?\s+(?P<rest>\S.+)$",
+        r"(?i)^(?P<scope>(in|for|across|throughout) (this (repo|repository|project|codebase|monorepo)|our (repo|codebase)))\s*[,:]?\s+(?P<rest>\S.+)$",
     )
 });
 
@@ -410,7 +410,7 @@ fn english(sentence: &str) -> Option<Candidate> {
         ));
     }
     if let Some(found) = SCOPE_FIRST.captures(text) {
-        return scoped_instruction(text, &found["rest"]);
+        return scoped_instruction(&found["scope"], &found["rest"]);
     }
     imperative(text)
         .or_else(|| modal_rule(text))
@@ -418,25 +418,11 @@ fn english(sentence: &str) -> Option<Candidate> {
 }
 
 /// The instruction after a project scope, read as if the scope stood after it ("Always run
-/// make check before you commit in this repo"), proposed in full so that it stays the
-/// project's (ADR 0010).
-fn scoped_instruction(text: &str, rest: &str) -> Option<Candidate> {
-    let found = english(rest).or_else(|| {
-        (PLAIN_INSTRUCTION.is_match(rest) && !ONE_OFF.is_match(rest) && words(rest) >= 3).then(
-            || {
-                candidate(
-                    instruction_kind(rest),
-                    String::new(),
-                    0.7,
-                    Family::Imperative,
-                )
-            },
-        )
-    })?;
-    Some(Candidate {
-        text: stand_alone(text),
-        ..found
-    })
+/// make check before you commit in this repo"), so that every family's rules and rewrites
+/// apply and the scope stays in the text, which keeps it the project's (ADR 0010).
+fn scoped_instruction(scope: &str, rest: &str) -> Option<Candidate> {
+    let rest = rest.trim_end().trim_end_matches(['.', '!']);
+    english(&format!("{rest} {}", scope.to_lowercase()))
 }
 
 /// A rule stated of a thing rather than to the assistant: "the full schema should not be
@@ -1070,6 +1056,30 @@ mod tests {
         assert!(
             found.as_ref().is_none_or(|c| c.confidence < 0.65),
             "{sentence}: {found:?}"
+        );
+    }
+
+    /// A rule that opens on its scope is proposed with the scope after it, for the project.
+    #[rstest]
+    #[case::this_repo(
+        "In this repo, always run make check before you commit.",
+        "Always run make check before you commit in this repo."
+    )]
+    #[case::our_codebase(
+        "Across our codebase: never commit generated files!",
+        "Never commit generated files across our codebase."
+    )]
+    #[case::plain(
+        "In this project use pnpm for every package",
+        "Use pnpm for every package in this project."
+    )]
+    fn a_scope_first_rule_keeps_its_scope(#[case] sentence: &str, #[case] text: &str) {
+        let found = classify_sentence(sentence).expect("a candidate");
+        assert_eq!(found.text, text);
+        assert!(found.confidence >= 0.65, "{found:?}");
+        assert_eq!(
+            crate::domain::scope::proposed_scope(&found.text, "shop-api"),
+            crate::domain::scope::ProposedScope::Project
         );
     }
 

@@ -51,14 +51,15 @@ pub fn flags(args: &FlagsArgs, app: &App) -> Result<(), CliError> {
         } => {
             if pollster::block_on(service.unset(&target(*project_only), name))? {
                 let scope = if *project_only {
-                    format!("for {}", project.root.display())
+                    "for this project"
                 } else {
-                    "globally".to_owned()
+                    "globally"
                 };
                 crate::say!("{name} removed {scope}");
                 report_config_change(app, project);
             } else {
-                let resolved = pollster::block_on(service.resolved(&slug))?;
+                // The hint is a courtesy: a config that cannot be read only loses it.
+                let resolved = pollster::block_on(service.resolved(&slug)).unwrap_or_default();
                 let (place, hint) = match (*project_only, resolved.get_with_scope(name)) {
                     (false, Some((_, FlagScope::Project))) => (
                         "globally",
