@@ -327,8 +327,8 @@ fn wiring_checks(agents: &[AgentSettings], root: &Path) -> Vec<Check> {
 /// A warning per agent wired by more than one of its settings files with different commands:
 /// the agent runs every file's hooks (merging only identical commands), so each event runs
 /// carryover once per command and a session start injects its context as often. The fix
-/// takes out the narrowest file (this machine's, else the project's), keeping the one that
-/// reaches the most sessions.
+/// takes out the narrowest file (this machine's, else the project's) whose commands differ
+/// from those of the broadest, which reaches the most sessions and stays.
 fn double_wiring_checks(agents: &[AgentSettings], root: &Path) -> Vec<Check> {
     let mut checks = Vec::new();
     let mut seen: Vec<AgentKind> = Vec::new();
@@ -354,15 +354,20 @@ fn double_wiring_checks(agents: &[AgentSettings], root: &Path) -> Vec<Check> {
         if !runs_twice {
             continue;
         }
+        let breadth = |settings: &&&AgentSettings| match settings.scope {
+            InstallScope::User => 0,
+            InstallScope::Project => 1,
+            InstallScope::Local => 2,
+        };
+        let commands = |settings: &AgentSettings| -> Vec<Option<String>> {
+            settings.events.iter().map(|e| e.command.clone()).collect()
+        };
+        let broadest = wired.iter().min_by_key(breadth).map(|s| commands(s));
         let narrowest = wired
             .iter()
-            .map(|settings| settings.scope)
-            .max_by_key(|scope| match scope {
-                InstallScope::User => 0,
-                InstallScope::Project => 1,
-                InstallScope::Local => 2,
-            })
-            .unwrap_or(InstallScope::Local);
+            .filter(|settings| Some(commands(settings)) != broadest)
+            .max_by_key(breadth)
+            .map_or(InstallScope::Local, |settings| settings.scope);
         let files: Vec<String> = wired
             .iter()
             .map(|settings| settings.path.display().to_string())
@@ -905,7 +910,7 @@ mod tests {
         );
         project.scope = InstallScope::Project;
         project.programs = user.programs.clone();
-        let checks = wiring_checks(&[user.clone(), project], Path::new(ROOT));
+        let checks = wiring_checks(&[user.clone(), project.clone()], Path::new(ROOT));
         let double: Vec<&Check> = checks
             .iter()
             .filter(|c| c.subject.ends_with("wiring"))
@@ -925,6 +930,20 @@ mod tests {
         let mut same = user.clone();
         same.scope = InstallScope::Local;
         same.path = "/code/p/.claude/settings.local.json".into();
+        // Beside the project's own, the local file that repeats the user's is not the one to
+        // take out: that would leave the double run.
+        let checks = wiring_checks(&[user.clone(), project, same.clone()], Path::new(ROOT));
+        let fixes: Vec<Option<&str>> = checks
+            .iter()
+            .filter(|c| c.subject.ends_with("wiring"))
+            .map(|c| c.fix.as_deref())
+            .collect();
+        assert_eq!(
+            fixes,
+            vec![Some(
+                "carryover uninstall --agent claude --scope project --cwd /code/p"
+            )]
+        );
         let checks = wiring_checks(&[user.clone(), same], Path::new(ROOT));
         assert!(
             !checks.iter().any(|c| c.subject.ends_with("wiring")),

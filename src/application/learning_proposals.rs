@@ -1,8 +1,8 @@
 //! Learnings proposed from a session's user messages: the phrase rules' candidates, kept when
-//! confident enough, new (not the text of any learning or proposal a session that sees the
-//! candidate also sees, rejected ones included, nor too similar to one) and within the
-//! per-session cap. The agent's own memories (ADR 0014)
-//! are proposed the same way, minus the floor and the cap: the agent already chose them.
+//! confident enough, new and within the per-session cap. New: no learning or proposal
+//! (rejected ones included) that a session would see beside the candidate has its text or
+//! nearly its meaning. The agent's own memories (ADR 0014) are proposed the same way, minus
+//! the floor and the cap: the agent already chose them.
 
 use std::sync::Arc;
 

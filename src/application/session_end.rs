@@ -646,8 +646,27 @@ mod tests {
                 ..SessionDigest::default()
             })
         });
-        let expected: &'static [(&str, &str)] = &[("claude-memory", "Always use pnpm")];
-        assert_eq!(end_without_handoff(transcripts, expected).proposals, 1);
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_load().returning(|| {
+            Ok(Some(crate::domain::ports::LoadedSeed {
+                seed: Seed::default(),
+                repaired: None,
+            }))
+        });
+        seeds.expect_update().times(1).returning(|edit| {
+            let (seed, _) = edit(Some(Seed::default()))?;
+            assert_eq!(seed.state.proposals[0].content, "Always use pnpm");
+            // The proposal is kept; the empty session is still no one's last.
+            assert_eq!(seed.state.last_session_id, None);
+            assert!(seed.state.active_projects.is_empty());
+            Ok(seed)
+        });
+        let service = service(MockHandoffStore::new(), transcripts, seeds);
+        let request = request(HandoffSettings {
+            enabled: false,
+            ..HandoffSettings::default()
+        });
+        assert_eq!(pollster::block_on(service.end(request)).proposals, 1);
     }
 
     #[test]
