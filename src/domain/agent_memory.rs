@@ -108,26 +108,34 @@ pub fn memory_kind(memory_type: &str) -> LearningKind {
 /// index). A transcript is untrusted input: only such a path is ever read from one, and a
 /// relative path or one with `..` is refused.
 pub fn is_agent_memory_path(path: &str) -> bool {
+    agent_memory_file_name(path).is_some_and(is_memory_file_name)
+}
+
+/// Whether `path` lies in a Claude Code memory folder: a memory or the `MEMORY.md` index.
+pub fn is_in_agent_memory_folder(path: &str) -> bool {
+    agent_memory_file_name(path).is_some()
+}
+
+/// The file name of an absolute path directly inside a memory folder, by the rules of
+/// [`is_agent_memory_path`].
+fn agent_memory_file_name(path: &str) -> Option<&str> {
     let absolute = path.starts_with(['/', '\\'])
         || path
             .as_bytes()
             .get(1..3)
             .is_some_and(|rest| rest[0] == b':' && matches!(rest[1], b'/' | b'\\'));
     if !absolute || path.contains('\0') {
-        return false;
+        return None;
     }
     let parts: Vec<&str> = path.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
     if parts.contains(&"..") {
-        return false;
+        return None;
     }
     let [.., claude, projects, project, memory, file] = parts[..] else {
-        return false;
+        return None;
     };
-    claude == ".claude"
-        && projects == "projects"
-        && project != "."
-        && memory == "memory"
-        && is_memory_file_name(file)
+    (claude == ".claude" && projects == "projects" && project != "." && memory == "memory")
+        .then_some(file)
 }
 
 /// Whether a file name in a memory folder names a memory: `<name>.md`, not the index.
@@ -365,6 +373,15 @@ mod tests {
     #[case::bare_extension("/home/u/.claude/projects/-p/memory/.md", false)]
     fn recognises_memory_paths(#[case] path: &str, #[case] expected: bool) {
         assert_eq!(is_agent_memory_path(path), expected);
+    }
+
+    #[rstest]
+    #[case::a_memory("/home/u/.claude/projects/-p/memory/feedback_terse.md", true)]
+    #[case::the_index("/home/u/.claude/projects/-p/memory/MEMORY.md", true)]
+    #[case::nested_deeper("/home/u/.claude/projects/-p/memory/old/a.md", false)]
+    #[case::relative(".claude/projects/-p/memory/MEMORY.md", false)]
+    fn tells_what_lies_in_a_memory_folder(#[case] path: &str, #[case] expected: bool) {
+        assert_eq!(is_in_agent_memory_folder(path), expected);
     }
 
     #[rstest]

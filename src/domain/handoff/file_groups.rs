@@ -1,12 +1,12 @@
 //! Changed files as a handoff lists them: relative to the project, grouped by directory,
 //! the most recently and most often edited first, with how many more there were.
 
-use crate::domain::agent_memory::is_agent_memory_path;
+use crate::domain::agent_memory::is_in_agent_memory_folder;
 use crate::domain::transcript::{ChangedFile, is_plan_file};
 
 /// How the client's own folders are named in a list of files: their full paths say nothing
-/// more and cost a line's room.
-const AGENT_MEMORY_DIR: &str = "~/.claude/projects/<project>/memory/";
+/// more and cost a line's room. No `<`: the injection escapes what could read as a tag.
+const AGENT_MEMORY_DIR: &str = "~/.claude/projects/…/memory/";
 const PLANS_DIR: &str = "~/.claude/plans/";
 
 /// A path relative to `root` when it lies inside it, or `../…` when it lies beside it (a
@@ -35,10 +35,10 @@ fn inside(path: &str, dir: &str) -> Option<String> {
 }
 
 /// A path as a handoff shows it: relative to the project (see [`relative_path`]), and the
-/// client's own memory and plan files under their folders' short names
+/// client's own memory files (the index too) and plan files under their folders' short names
 /// (`~/.claude/plans/x.md`), whose full paths say nothing more and spell out the user's home.
 pub fn shown_path(path: &str, root: &str) -> String {
-    let client_dir = if is_agent_memory_path(path) {
+    let client_dir = if is_in_agent_memory_folder(path) {
         Some(AGENT_MEMORY_DIR)
     } else if is_plan_file(path) {
         Some(PLANS_DIR)
@@ -139,12 +139,13 @@ mod tests {
             ),
             file("/Users/a/.claude/plans/reactive-floating-blum.md", 1, 2),
             file("/Users/a/.claude/projects/-p/memory/rules.md", 1, 1),
+            file("/Users/a/.claude/projects/-p/memory/MEMORY.md", 2, 0),
         ];
         let refs: Vec<&ChangedFile> = files.iter().collect();
         assert_eq!(
             file_groups(&refs, "/p", 5),
             vec![
-                "~/.claude/projects/<project>/memory/: resume.md (5 edits), rules.md",
+                "~/.claude/projects/…/memory/: resume.md (5 edits), rules.md, MEMORY.md (2 edits)",
                 "~/.claude/plans/: reactive-floating-blum.md",
             ]
         );

@@ -239,7 +239,12 @@ fn is_pull_request(url: &str) -> bool {
     NumberedLink::parse(url).is_some()
 }
 
+/// An address on a hosting service's domain, but not a page's section (`#…`): compilers and
+/// linters print those as documentation (`https://rust-lang.github.io/rust-clippy/…#lint`).
 fn is_deploy(url: &str) -> bool {
+    if url.contains('#') {
+        return false;
+    }
     let host = url
         .trim_start_matches("https://")
         .split(['/', '?', '#'])
@@ -531,6 +536,11 @@ mod tests {
     #[case::merge_request("see https://gitlab.com/a/b/-/merge_requests/7.", vec!["https://gitlab.com/a/b/-/merge_requests/7"])]
     #[case::deploy("Deployed to https://shop-abc.vercel.app", vec!["https://shop-abc.vercel.app"])]
     #[case::other("https://docs.rs/serde", vec![])]
+    #[case::documentation_on_a_hosting_domain(
+        "= help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.96.0/index.html#collapsible_if",
+        vec![]
+    )]
+    #[case::pages_site("Published to https://octo.github.io/site/", vec!["https://octo.github.io/site/"])]
     #[case::issue("https://github.com/a/b/issues/2", vec!["https://github.com/a/b/issues/2"])]
     #[case::issue_list("https://github.com/a/b/issues", vec![])]
     #[case::api_address(
