@@ -129,11 +129,12 @@ where
             .collect();
         if !dry_run && !proposed.is_empty() {
             let proposals: Vec<Proposal> = proposed.iter().map(|(_, p)| p.clone()).collect();
+            let project = origin.project.clone();
             let written = self
                 .seeds
                 .update(Box::new(move |current| {
                     let mut seed = current.ok_or(SeedError::Rule(RuleError::NotInitialised))?;
-                    let proposals = add_proposals(&mut seed, &proposals);
+                    let proposals = add_proposals(&mut seed, &proposals, &project);
                     Ok((seed, ChangeReason::ImportMemory { proposals }))
                 }))
                 .await?;

@@ -19,6 +19,9 @@ pub struct LearnOptions {
     pub tags: Vec<String>,
     /// The project it belongs to; `None` makes it global.
     pub project: Option<String>,
+    /// The identity `project` went by before its `origin` remote was added: a learning
+    /// stored under it is the project's too (`Project::former_id`).
+    pub former_project: Option<String>,
     /// Always shown first at session start.
     pub pinned: bool,
 }
@@ -131,14 +134,19 @@ impl<S: SeedRepository> Learn<S> {
         learning.tags = options.tags;
         learning.project = options.project;
         learning.pinned = options.pinned;
+        let former = options.former_project;
         let added = learning.clone();
         self.seeds
             .update(Box::new(move |current| {
                 let mut seed = current.ok_or(RuleError::NotInitialised)?;
                 let wanted = normalise(&learning.content);
+                // A learning stored under the project's former identity is the project's too.
+                let former = former.as_deref();
                 if let Some(existing) = seed.learned.of(kind).iter().find(|existing| {
+                    let stored = existing.project.as_deref();
                     normalise(&existing.content) == wanted
-                        && scopes_overlap(existing.project.as_deref(), learning.project.as_deref())
+                        && (scopes_overlap(stored, learning.project.as_deref())
+                            || (stored.is_some() && stored == former))
                 }) {
                     return Err(RuleError::DuplicateLearning {
                         id: existing.id.clone(),
@@ -285,6 +293,11 @@ mod tests {
     #[case::global_after_project(Some("path:/home/u/a"), None, true)]
     #[case::same_project(Some("path:/home/u/a"), Some("path:/home/u/a"), true)]
     #[case::another_project(Some("path:/home/u/a"), Some("path:/home/u/b"), false)]
+    #[case::the_project_before_its_remote(
+        Some("path:/home/u/shop"),
+        Some("git:github.com/u/shop"),
+        true
+    )]
     fn a_duplicate_is_the_same_text_where_a_session_sees_both(
         #[case] first: Option<&str>,
         #[case] second: Option<&str>,
@@ -293,6 +306,9 @@ mod tests {
         let written = Arc::new(Mutex::new(None));
         let options = |project: Option<&str>| LearnOptions {
             project: project.map(str::to_owned),
+            former_project: project
+                .filter(|p| p.starts_with("git:"))
+                .map(|_| "path:/home/u/shop".to_owned()),
             ..LearnOptions::default()
         };
         let text = "Tests run with make check";

@@ -123,7 +123,7 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
         settings: ProposalSettings,
     ) -> Extraction {
         let mut extraction = Extraction::default();
-        let known: Vec<(String, Known<'_>)> = known_texts(seed)
+        let known: Vec<(String, Known<'_>)> = known_texts(seed, origin.project)
             .map(|known| (normalised(known.text), known))
             .collect();
         let mut kept: Vec<Scoped> = Vec::new();
@@ -148,7 +148,7 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
         }
         if !kept.is_empty() {
             kept = self
-                .drop_similar(kept, seed, settings, &mut extraction)
+                .drop_similar(kept, seed, origin.project, settings, &mut extraction)
                 .await;
         }
         let now = self.clock.now();
@@ -187,7 +187,7 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
         settings: ProposalSettings,
     ) -> Extraction {
         let mut extraction = Extraction::default();
-        let mut known: Vec<(String, String, Option<String>)> = known_texts(seed)
+        let mut known: Vec<(String, String, Option<String>)> = known_texts(seed, origin.project)
             .map(|known| {
                 (
                     normalised(known.text),
@@ -223,7 +223,7 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
         }
         if !kept.is_empty() {
             kept = self
-                .drop_similar(kept, seed, settings, &mut extraction)
+                .drop_similar(kept, seed, origin.project, settings, &mut extraction)
                 .await;
         }
         let now = self.clock.now();
@@ -253,6 +253,7 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
         &self,
         candidates: Vec<Scoped>,
         seed: &Seed,
+        project: &Project,
         settings: ProposalSettings,
         extraction: &mut Extraction,
     ) -> Vec<Scoped> {
@@ -261,7 +262,7 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
             .load(&self.embedder.model_id())
             .await
             .unwrap_or_default();
-        let known: Vec<Known<'_>> = known_texts(seed).collect();
+        let known: Vec<Known<'_>> = known_texts(seed, project).collect();
         let slots: Vec<Option<usize>> = known
             .iter()
             .map(|known| stored.find_current(known.id, content_hash(known.text)))
@@ -379,19 +380,21 @@ impl Known<'_> {
 }
 
 /// Every learning (confirmed or not) and every proposal (whatever its status: a rejected one
-/// must not come back).
-fn known_texts(seed: &Seed) -> impl Iterator<Item = Known<'_>> {
+/// must not come back), with `project`'s scopes spelled as it goes now (one stored before
+/// its `origin` remote was added is still its own).
+fn known_texts<'a>(seed: &'a Seed, project: &'a Project) -> impl Iterator<Item = Known<'a>> {
+    let spelled = |stored: Option<&'a str>| stored.map(|stored| project.spelling(stored));
     seed.learned
         .iter()
-        .map(|(_, l)| Known {
+        .map(move |(_, l)| Known {
             id: &l.id,
             text: &l.content,
-            project: l.project.as_deref(),
+            project: spelled(l.project.as_deref()),
         })
-        .chain(seed.state.proposals.iter().map(|p| Known {
+        .chain(seed.state.proposals.iter().map(move |p| Known {
             id: &p.id,
             text: &p.content,
-            project: p.project.as_deref(),
+            project: spelled(p.project.as_deref()),
         }))
 }
 
@@ -402,14 +405,14 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// Adds to `seed` those of `proposals` whose text it does not hold yet where a session would
-/// see both (another process may have added one since extraction looked); returns how many
-/// were added.
-pub fn add_proposals(seed: &mut Seed, proposals: &[Proposal]) -> usize {
+/// Adds to `seed` those of `proposals` (found in `project`) whose text it does not hold yet
+/// where a session would see both (another process may have added one since extraction
+/// looked); returns how many were added.
+pub fn add_proposals(seed: &mut Seed, proposals: &[Proposal], project: &Project) -> usize {
     // Normalised once: this runs under the seed's lock, over every learning.
     let mut known: std::collections::HashMap<String, Vec<Option<String>>> =
         std::collections::HashMap::new();
-    for existing in known_texts(seed) {
+    for existing in known_texts(seed, project) {
         known
             .entry(normalised(existing.text))
             .or_default()
@@ -635,6 +638,48 @@ mod tests {
     }
 
     #[test]
+    fn a_text_stored_before_the_remote_was_added_is_still_this_projects() {
+        let id = crate::domain::project::ProjectId::from_remote("git@github.com:acme/shop-api.git")
+            .unwrap();
+        let root = std::path::PathBuf::from("/home/user/code/shop-api");
+        let project = Project::new(root.clone(), root, id);
+        let origin = ProposalOrigin {
+            session: "s1",
+            project: &project,
+        };
+        let mut seed = seed();
+        seed.learned.patterns[0].content = PROJECT_RULE.into();
+        seed.learned.patterns[0].project = Some("path:/home/user/code/shop-api".into());
+        let found = pollster::block_on(service(word_embedder()).extract(
+            &messages(&[&format!("{PROJECT_RULE}!")]),
+            &seed,
+            origin,
+            ProposalSettings::default(),
+        ));
+        assert!(found.proposals.is_empty(), "{:?}", found.proposals);
+        assert!(
+            matches!(&found.dropped[..], [(_, Dropped::SameText(id))] if *id == seed.learned.patterns[0].id),
+            "{:?}",
+            found.dropped
+        );
+
+        let mut again = seed.clone();
+        again.learned.patterns[0].content = "Something else entirely".into();
+        let proposed = pollster::block_on(service(word_embedder()).extract(
+            &messages(&[&format!("{PROJECT_RULE}!")]),
+            &again,
+            origin,
+            ProposalSettings::default(),
+        ))
+        .proposals;
+        assert_eq!(proposed.len(), 1);
+        let mut stored_by_path = proposed.clone();
+        stored_by_path[0].project = Some("path:/home/user/code/shop-api".into());
+        assert_eq!(add_proposals(&mut again, &stored_by_path, &project), 1);
+        assert_eq!(add_proposals(&mut again, &proposed, &project), 0);
+    }
+
+    #[test]
     fn adding_keeps_the_same_text_for_another_project() {
         let mut seed = seed();
         let found = pollster::block_on(service(word_embedder()).extract(
@@ -646,9 +691,15 @@ mod tests {
         let mut elsewhere = found.proposals.clone();
         elsewhere[0].project = Some("other-project".into());
         elsewhere[0].id = "prp_other".into();
-        assert_eq!(add_proposals(&mut seed, &elsewhere), 1);
-        assert_eq!(add_proposals(&mut seed, &found.proposals), 1);
-        assert_eq!(add_proposals(&mut seed, &found.proposals), 0);
+        assert_eq!(add_proposals(&mut seed, &elsewhere, origin().project), 1);
+        assert_eq!(
+            add_proposals(&mut seed, &found.proposals, origin().project),
+            1
+        );
+        assert_eq!(
+            add_proposals(&mut seed, &found.proposals, origin().project),
+            0
+        );
     }
 
     fn memory(kind: LearningKind, text: &str, about_user: bool) -> AgentMemory {
@@ -800,7 +851,13 @@ mod tests {
             origin(),
             ProposalSettings::default(),
         ));
-        assert_eq!(add_proposals(&mut seed, &found.proposals), 1);
-        assert_eq!(add_proposals(&mut seed, &found.proposals), 0);
+        assert_eq!(
+            add_proposals(&mut seed, &found.proposals, origin().project),
+            1
+        );
+        assert_eq!(
+            add_proposals(&mut seed, &found.proposals, origin().project),
+            0
+        );
     }
 }

@@ -81,11 +81,12 @@ where
         }
         let proposals = extraction.proposals.clone();
         let session = origin.session.to_owned();
+        let project = origin.project.clone();
         let written = self
             .seeds
             .update(Box::new(move |current| {
                 let mut seed = current.ok_or(SeedError::Rule(RuleError::NotInitialised))?;
-                let proposals = add_proposals(&mut seed, &proposals);
+                let proposals = add_proposals(&mut seed, &proposals, &project);
                 Ok((seed, ChangeReason::Propose { session, proposals }))
             }))
             .await?;

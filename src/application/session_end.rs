@@ -152,7 +152,8 @@ where
             outcome.proposals = self
                 .record_last_session(
                     &request.session_id,
-                    (!empty).then_some(project.name.as_str()),
+                    &project,
+                    !empty,
                     proposals,
                     &mut outcome.warnings,
                 )
@@ -305,19 +306,20 @@ where
         proposals
     }
 
-    /// Records the session as the last one, in `project` (`None`: a session with no request,
-    /// which is not recorded), and adds `proposals`, in one update; returns how many proposals
-    /// were added.
+    /// Records the session as the last one, in `project`, unless it held no request (`held_a_request`
+    /// false), and adds `proposals`, in one update; returns how many proposals were added.
     async fn record_last_session(
         &self,
         session: &SessionId,
-        project: Option<&str>,
+        project: &Project,
+        held_a_request: bool,
         proposals: Vec<Proposal>,
         warnings: &mut Vec<String>,
     ) -> usize {
         let now = self.clock.now();
         let session = session.as_str().to_owned();
-        let project = project.map(str::to_owned);
+        let owner = project.clone();
+        let project = held_a_request.then(|| project.name.clone());
         let ids: Vec<String> = proposals.iter().map(|p| p.id.clone()).collect();
         let result = self
             .seeds
@@ -330,7 +332,7 @@ where
                     seed.state.active_projects.insert(0, project);
                     seed.state.active_projects.truncate(ACTIVE_PROJECTS_KEPT);
                 }
-                let proposals = add_proposals(&mut seed, &proposals);
+                let proposals = add_proposals(&mut seed, &proposals, &owner);
                 Ok((seed, ChangeReason::SessionEnd { session, proposals }))
             }))
             .await;

@@ -106,6 +106,24 @@ impl Project {
         stored == self.id.as_str() || stored == ProjectId::from_path(&self.main_root).as_str()
     }
 
+    /// A stored scope as this project spells it now: its own identity when it [`owns`] it,
+    /// so that two texts stored under its old and new spellings count as one project's.
+    ///
+    /// [`owns`]: Self::owns
+    pub fn spelling<'a>(&'a self, stored: &'a str) -> &'a str {
+        match self.owns(stored) {
+            true => self.id.as_str(),
+            false => stored,
+        }
+    }
+
+    /// The identity this project went by before its `origin` remote was added (its main
+    /// worktree's path), when it goes by another now.
+    pub fn former_id(&self) -> Option<ProjectId> {
+        let by_path = ProjectId::from_path(&self.main_root);
+        (by_path != self.id).then_some(by_path)
+    }
+
     /// The slug under the chosen style.
     pub fn slug(&self, style: SlugStyle) -> ProjectSlug {
         match style {
@@ -288,6 +306,28 @@ mod tests {
         assert_eq!(moved.slug(SlugStyle::Path).as_str(), slug.as_str());
         assert!(slug.as_str().starts_with("shop-api-"));
         assert_eq!(worktree.name, "shop-api");
+    }
+
+    #[rstest]
+    #[case::its_identity("git:github.com/acme/shop-api", "git:github.com/acme/shop-api")]
+    #[case::its_path_before_the_remote("path:/home/u/shop-api", "git:github.com/acme/shop-api")]
+    #[case::another_project("path:/home/u/notes", "path:/home/u/notes")]
+    #[case::global("*", "*")]
+    fn a_stored_scope_is_spelled_as_the_project_goes_now(
+        #[case] stored: &str,
+        #[case] spelled: &str,
+    ) {
+        let id = ProjectId::from_remote("git@github.com:acme/shop-api.git").unwrap();
+        let project = Project::new("/home/u/wt/x".into(), "/home/u/shop-api".into(), id);
+        assert_eq!(project.spelling(stored), spelled);
+        assert_eq!(
+            project
+                .former_id()
+                .map(|id| id.as_str().to_owned())
+                .as_deref(),
+            Some("path:/home/u/shop-api")
+        );
+        assert_eq!(Project::at("/home/u/notes").former_id(), None);
     }
 
     #[rstest]

@@ -302,3 +302,29 @@ fn a_projects_proposals_never_show_in_another() {
     assert!(!in_web.contains("tabs over spaces"), "{in_web}");
     assert!(!in_web.contains("Proposed learnings"), "{in_web}");
 }
+
+#[test]
+fn a_learning_kept_before_the_remote_was_added_is_still_the_projects_own() {
+    let env = Hermetic::new();
+    env.init();
+    let notes = repository(&env, "notes", None);
+    learn(
+        &env,
+        &notes,
+        &["--project", "insight", "Drafts live in drafts/"],
+    );
+    git(
+        &notes,
+        &["remote", "add", "origin", "git@github.com:u/notes.git"],
+    );
+    let again = env
+        .carryover()
+        .current_dir(&notes)
+        .args(["learn", "--project", "insight", "Drafts live in drafts/"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(!again.status.success(), "{stderr}");
+    assert!(stderr.contains("already"), "{stderr}");
+    assert!(context(&env, &notes).contains("Drafts live in drafts/"));
+}

@@ -17,8 +17,9 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
         KindArg::SelfKnowledge => LearningKind::SelfKnowledge,
     };
     let service = Learn::new(app.seeds(COMMAND_LOCK_WAIT), app.clock.clone(), app.ids());
-    let project = if args.project {
-        Some(app.project(&app.cwd(None)).id.as_str().to_owned())
+    let here = args.project.then(|| app.project(&app.cwd(None)));
+    let project = if let Some(here) = &here {
+        Some(here.id.as_str().to_owned())
     } else if args.global {
         // Global on purpose: shown everywhere even if it names a project (ADR 0010).
         Some(EVERY_PROJECT.to_owned())
@@ -27,6 +28,9 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
     };
     let options = LearnOptions {
         tags: args.tags.clone(),
+        former_project: here
+            .and_then(|here| here.former_id())
+            .map(|id| id.as_str().to_owned()),
         project,
         pinned: args.pin,
     };
