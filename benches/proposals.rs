@@ -1,12 +1,12 @@
 //! Learning proposals on real user messages (`tests/fixtures/real-sessions/messages-*.json`,
-//! 2,247 messages of published Claude Code and other agents' sessions, labelled durable or not):
+//! 2,306 messages of published Claude Code and other agents' sessions, labelled durable or not):
 //! precision and recall of the phrase rules at the session-end floor, per language.
 //!
-//! `cargo bench --bench proposals` prints the tune part and `seen` … `seen24`, the earlier
-//! held-out parts (up to `messages-fresh26.json` and `messages-fresh27.json`, the messages of
-//! Claude Code sessions 168-175; each measured once, tuned on since); `-- --heldout` adds the
-//! held-out part, the stored splits in `HELD_OUT` (none now: the next fresh set,
-//! `messages-fresh28.json`, goes there; measure it once, when tuning is done). `-- --detail` lists the false proposals and
+//! `cargo bench --bench proposals` prints the tune part and `seen` … `seen25`, the earlier
+//! held-out parts (up to `messages-fresh29.json`, the messages of Claude Code sessions
+//! 180-182; each measured once, tuned on since); `-- --heldout` adds the held-out part, the
+//! stored splits in `HELD_OUT` (none now: the next fresh set goes there; measure it once,
+//! when tuning is done). `-- --detail` lists the false proposals and
 //! misses of every part but the held-out one; `-- --explain ID` every candidate of one message
 //! outside it.
 
@@ -14,7 +14,7 @@ use carryover::domain::extraction::candidates_from;
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
-const SETS: [&str; 30] = [
+const SETS: [&str; 31] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
@@ -45,9 +45,10 @@ const SETS: [&str; 30] = [
     include_str!("../tests/fixtures/real-sessions/messages-fresh25.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh27.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh29.json"),
 ];
 /// The held-out part's stored splits: none until a set no change has seen is added (the
-/// last, `fresh26` and `fresh27`, were measured once and are `seen24` since).
+/// last, `fresh29`, was measured once and is `seen25` since).
 const HELD_OUT: [&str; 0] = [];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;
@@ -132,6 +133,7 @@ fn main() {
         ("seen22", &["fresh24"]),
         ("seen23", &["fresh25"]),
         ("seen24", &["fresh26", "fresh27"]),
+        ("seen25", &["fresh29"]),
     ];
     if args.iter().any(|arg| arg == "--heldout") {
         splits.push(("heldout", &HELD_OUT));
