@@ -68,9 +68,11 @@ pub fn answered_question(reply: &str, request: &str) -> Option<Answer> {
     if let Some(picked) = picked_option(reply, answer) {
         return Some(picked);
     }
-    let question = closing_question(reply).filter(|question| {
-        !is_offer(question) && !is_invitation(question) && !is_status_check(question)
-    })?;
+    let question = closing_question(reply)
+        .map(|question| options_lead(reply, question))
+        .filter(|question| {
+            !is_offer(question) && !is_invitation(question) && !is_status_check(question)
+        })?;
     if is_only_secrets(answer) {
         return None;
     }
@@ -99,6 +101,23 @@ fn picked_option(reply: &str, answer: &str) -> Option<Answer> {
         question: clip(&lead, MAX_QUESTION_CHARS),
         answer: clip(&format!("{number}. {}", option.trim()), MAX_ANSWER_CHARS),
     })
+}
+
+/// The question a reply's closing options ask: an option that ends on a question mark ("3.
+/// Something else entirely?") asks nothing by itself, the line introducing the options does
+/// ("Can you remind me what the side prompt was for? Was it:").
+fn options_lead(reply: &str, question: String) -> String {
+    let Some((lead, options)) = closing_options(reply) else {
+        return question;
+    };
+    let core = question.trim_start_matches('…');
+    let is_an_option = options
+        .iter()
+        .any(|(_, option)| option.replace("**", "").contains(core));
+    match is_an_option && (lead.contains(['?', '？']) || lead.ends_with([':', '：'])) {
+        true => clip(&lead, MAX_QUESTION_CHARS),
+        false => question,
+    }
 }
 
 /// The numbered list that closes the reply (at most a closing line after it, such as "What
@@ -542,6 +561,16 @@ mod tests {
         "The bot exists.\n\nWhich token should it use?",
         "the staging one",
         Some("Which token should it use?")
+    )]
+    #[case::the_line_that_introduces_the_options(
+        "I couldn't find it.\n\nWhat was the side prompt for? Was it:\n1. A test prompt?\n2. Something else entirely?",
+        "a test prompt for the export",
+        Some("What was the side prompt for? Was it:")
+    )]
+    #[case::options_led_by_no_question(
+        "Two ways.\n\nPlan\n1. Rebase?\n2. Merge?",
+        "merge it",
+        Some("Merge?")
     )]
     #[case::a_question_earlier_than_the_last_paragraph(
         "Should I go on?\n\nDone.",

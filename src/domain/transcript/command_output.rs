@@ -316,10 +316,12 @@ const RUNNERS: [&str; 27] = [
     "uv",
 ];
 
-/// Whether a shell command runs tests, a build, a linter or a type checker.
+/// Whether a shell command runs tests, a build, a linter or a type checker (a here-document's
+/// body is text, not commands: a Markdown table in a `gh issue comment` names test files).
 pub fn is_check_command(command: &str) -> bool {
-    command
-        .split(['&', ';', '|'])
+    without_heredocs(command)
+        .join("\n")
+        .split(['&', ';', '|', '\n'])
         .map(str::split_whitespace)
         .any(|mut words| {
             let Some(program) = words.next() else {
@@ -581,6 +583,11 @@ mod tests {
     #[case::not_by_path("backend_tests", false)]
     #[case::a_word_inside("./scripts/latest_build.sh", false)]
     #[case::test_data("./tests/fixtures/gen.sh", false)]
+    #[case::a_heredoc_body_is_text(
+        "gh issue comment 1 --body \"$(cat <<'EOF'\n| E2E tests | `tests/e2e/test_sync.py` |\nEOF\n)\"",
+        false
+    )]
+    #[case::a_check_on_its_own_line("cd api\ncargo test", true)]
     fn recognises_checks(#[case] command: &str, #[case] expected: bool) {
         assert_eq!(is_check_command(command), expected, "{command}");
     }
