@@ -20,7 +20,7 @@ pub struct LearnOptions {
     /// The project it belongs to; `None` makes it global.
     pub project: Option<String>,
     /// The identity `project` went by before its `origin` remote was added: a learning
-    /// stored under it is the project's too (`Project::former_id`).
+    /// stored under it is the project's too (`Project::former_id`). Only read with `project`.
     pub former_project: Option<String>,
     /// Always shown first at session start.
     pub pinned: bool,
@@ -102,7 +102,8 @@ impl<S: SeedRepository> Learn<S> {
     /// like it holds a secret (learnings are committed and injected, where a transcript's
     /// secrets are redacted), a missing seed and a learning whose text (ignoring case and
     /// spacing) is already stored under that kind where a session would see both (the same
-    /// fact may belong to two projects).
+    /// fact may belong to two projects; one stored under the project's former identity is
+    /// the project's).
     pub async fn learn(
         &self,
         kind: LearningKind,

@@ -421,14 +421,17 @@ pub fn add_proposals(seed: &mut Seed, proposals: &[Proposal], project: &Project)
     let mut added = 0;
     for proposal in proposals {
         let scopes = known.entry(normalised(&proposal.content)).or_default();
-        let project = proposal.project.as_deref();
+        let spelled = proposal
+            .project
+            .as_deref()
+            .map(|stored| project.spelling(stored));
         if scopes
             .iter()
-            .any(|known| scopes_overlap(known.as_deref(), project))
+            .any(|known| scopes_overlap(known.as_deref(), spelled))
         {
             continue;
         }
-        scopes.push(proposal.project.clone());
+        scopes.push(spelled.map(str::to_owned));
         seed.state.proposals.push(proposal.clone());
         added += 1;
     }
@@ -673,10 +676,21 @@ mod tests {
         ))
         .proposals;
         assert_eq!(proposed.len(), 1);
+        // A seed written before the remote holds the proposal under the path identity.
         let mut stored_by_path = proposed.clone();
         stored_by_path[0].project = Some("path:/home/user/code/shop-api".into());
-        assert_eq!(add_proposals(&mut again, &stored_by_path, &project), 1);
-        assert_eq!(add_proposals(&mut again, &proposed, &project), 0);
+        let mut before_the_remote = again.clone();
+        before_the_remote
+            .state
+            .proposals
+            .extend(stored_by_path.clone());
+        assert_eq!(
+            add_proposals(&mut before_the_remote, &proposed, &project),
+            0
+        );
+        // Both spellings in one batch are one proposal.
+        let both: Vec<Proposal> = stored_by_path.into_iter().chain(proposed).collect();
+        assert_eq!(add_proposals(&mut again, &both, &project), 1);
     }
 
     #[test]

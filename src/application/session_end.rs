@@ -306,8 +306,9 @@ where
         proposals
     }
 
-    /// Records the session as the last one, in `project`, unless it held no request (`held_a_request`
-    /// false), and adds `proposals`, in one update; returns how many proposals were added.
+    /// Records the session as the last one, in `project`, unless it held no request
+    /// (`held_a_request` false), and adds `proposals` (found in `project`), in one update;
+    /// returns how many proposals were added.
     async fn record_last_session(
         &self,
         session: &SessionId,

@@ -111,7 +111,8 @@ pub fn is_agent_memory_path(path: &str) -> bool {
     agent_memory_file_name(path).is_some_and(is_memory_file_name)
 }
 
-/// Whether `path` lies in a Claude Code memory folder: a memory or the `MEMORY.md` index.
+/// Whether `path` is a file directly inside a Claude Code memory folder: a memory, the
+/// `MEMORY.md` index or anything else kept there.
 pub fn is_in_agent_memory_folder(path: &str) -> bool {
     agent_memory_file_name(path).is_some()
 }

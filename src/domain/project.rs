@@ -320,6 +320,12 @@ mod tests {
         let id = ProjectId::from_remote("git@github.com:acme/shop-api.git").unwrap();
         let project = Project::new("/home/u/wt/x".into(), "/home/u/shop-api".into(), id);
         assert_eq!(project.spelling(stored), spelled);
+    }
+
+    #[test]
+    fn the_former_identity_is_the_path_only_once_a_remote_names_the_project() {
+        let id = ProjectId::from_remote("git@github.com:acme/shop-api.git").unwrap();
+        let project = Project::new("/home/u/wt/x".into(), "/home/u/shop-api".into(), id);
         assert_eq!(
             project
                 .former_id()

@@ -1,6 +1,7 @@
 //! `carryover doctor`: is carryover wired, and will it work? Each agent's settings and the
 //! binary its hooks run, the seed and its history, the embedding index, the configuration,
 //! the start-up template's trust and the agents' versions, each checked with what fixes it.
+//! The hooks' wiring is judged in `wiring.rs`.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -69,10 +69,10 @@ pub fn answered_question(reply: &str, request: &str) -> Option<Answer> {
         return Some(picked);
     }
     let question = closing_question(reply)
-        .map(|question| options_lead(reply, question))
         .filter(|question| {
             !is_offer(question) && !is_invitation(question) && !is_status_check(question)
-        })?;
+        })
+        .map(|question| options_lead(reply, question))?;
     if is_only_secrets(answer) {
         return None;
     }
@@ -105,16 +105,18 @@ fn picked_option(reply: &str, answer: &str) -> Option<Answer> {
 
 /// The question a reply's closing options ask: an option that ends on a question mark ("3.
 /// Something else entirely?") asks nothing by itself, the line introducing the options does
-/// ("Can you remind me what the side prompt was for? Was it:").
+/// when it asks ("What was the side prompt for? Was it:").
 fn options_lead(reply: &str, question: String) -> String {
     let Some((lead, options)) = closing_options(reply) else {
         return question;
     };
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     let core = question.trim_start_matches('…');
+    let core = numbered_line(core).map_or(core, |(_, rest)| rest);
     let is_an_option = options
         .iter()
-        .any(|(_, option)| option.replace("**", "").contains(core));
-    match is_an_option && (lead.contains(['?', '？']) || lead.ends_with([':', '：'])) {
+        .any(|(_, option)| words(&option.replace("**", "")).contains(core));
+    match is_an_option && lead.contains(['?', '？']) {
         true => clip(&lead, MAX_QUESTION_CHARS),
         false => question,
     }
@@ -568,9 +570,19 @@ mod tests {
         Some("What was the side prompt for? Was it:")
     )]
     #[case::options_led_by_no_question(
-        "Two ways.\n\nPlan\n1. Rebase?\n2. Merge?",
+        "Two ways.\n\nPlan:\n1. Rebase?\n2. Merge?",
         "merge it",
         Some("Merge?")
+    )]
+    #[case::options_in_parentheses_spaced_twice(
+        "I couldn't find it.\n\nWhat was it for? Was it:\n1) A test  prompt?\n2) Something  else?",
+        "a test prompt",
+        Some("What was it for? Was it:")
+    )]
+    #[case::an_offer_among_the_options_is_no_question(
+        "Done.\n\nNext steps:\n1. Add tests\n2. Want me to push it?",
+        "yes push to main branch",
+        None
     )]
     #[case::a_question_earlier_than_the_last_paragraph(
         "Should I go on?\n\nDone.",

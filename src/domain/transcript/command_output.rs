@@ -239,10 +239,17 @@ fn is_pull_request(url: &str) -> bool {
     NumberedLink::parse(url).is_some()
 }
 
-/// An address on a hosting service's domain, but not a page's section (`#…`): compilers and
-/// linters print those as documentation (`https://rust-lang.github.io/rust-clippy/…#lint`).
+/// An address on a hosting service's domain, but not a section of one of its pages
+/// (`…/index.html#lint`): compilers and linters print those as documentation
+/// (`https://rust-lang.github.io/rust-clippy/…#collapsible_if`). A single-page app's route
+/// (`https://app.vercel.app/#/login`) still counts.
 fn is_deploy(url: &str) -> bool {
-    if url.contains('#') {
+    let rest = url.trim_start_matches("https://");
+    if let Some((before, _)) = rest.split_once('#')
+        && before
+            .split_once('/')
+            .is_some_and(|(_, path)| !path.is_empty())
+    {
         return false;
     }
     let host = url
@@ -318,10 +325,11 @@ const RUNNERS: [&str; 27] = [
 
 /// Whether a shell command runs tests, a build, a linter or a type checker (a here-document's
 /// body is text, not commands: a Markdown table in a `gh issue comment` names test files).
+/// Lines are not split apart: a quoted argument or a continued line spans several.
 pub fn is_check_command(command: &str) -> bool {
     without_heredocs(command)
         .join("\n")
-        .split(['&', ';', '|', '\n'])
+        .split(['&', ';', '|'])
         .map(str::split_whitespace)
         .any(|mut words| {
             let Some(program) = words.next() else {
@@ -543,6 +551,7 @@ mod tests {
         vec![]
     )]
     #[case::pages_site("Published to https://octo.github.io/site/", vec!["https://octo.github.io/site/"])]
+    #[case::a_single_page_apps_route("Live at https://app.vercel.app/#/login", vec!["https://app.vercel.app/#/login"])]
     #[case::issue("https://github.com/a/b/issues/2", vec!["https://github.com/a/b/issues/2"])]
     #[case::issue_list("https://github.com/a/b/issues", vec![])]
     #[case::api_address(
@@ -587,7 +596,11 @@ mod tests {
         "gh issue comment 1 --body \"$(cat <<'EOF'\n| E2E tests | `tests/e2e/test_sync.py` |\nEOF\n)\"",
         false
     )]
-    #[case::a_check_on_its_own_line("cd api\ncargo test", true)]
+    #[case::a_continued_line("cargo \\\n  test --workspace", true)]
+    #[case::a_quoted_message_over_lines(
+        "git commit -m \"Fix parser\n\ncargo test passes now\"",
+        false
+    )]
     fn recognises_checks(#[case] command: &str, #[case] expected: bool) {
         assert_eq!(is_check_command(command), expected, "{command}");
     }
