@@ -41,6 +41,18 @@ impl CliError {
         }
     }
 
+    /// The error as a script reads it when it asked for `--json`:
+    /// `{"error":{"message":…,"hint":…,"exit_code":2}}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "error": {
+                "message": self.message,
+                "hint": self.hint,
+                "exit_code": self.code,
+            }
+        })
+    }
+
     /// Prints `carryover: message` (and the hint) to stderr and returns the exit code.
     pub fn report(&self) -> ExitCode {
         crate::tell!("carryover: {}", self.message);
@@ -49,6 +61,19 @@ impl CliError {
         }
         ExitCode::from(self.code)
     }
+}
+
+/// Whether the command line asks for `--json` (before any `--`, after which words are
+/// values): a script that asked for JSON gets its error as JSON too.
+pub fn asks_for_json<I, S>(args: I) -> bool
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    args.into_iter()
+        .map(|arg| arg.as_ref().to_owned())
+        .take_while(|arg| arg != "--")
+        .any(|arg| arg == "--json")
 }
 
 impl From<AppError> for CliError {
@@ -250,5 +275,34 @@ impl From<SyncError> for CliError {
                 Self::failed(error.to_string(), None)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case::asked(&["carryover", "learnings", "show", "x", "--json"], true)]
+    #[case::asked_first(&["carryover", "status", "--json"], true)]
+    #[case::not_asked(&["carryover", "learnings", "show", "x"], false)]
+    #[case::a_value_after_the_separator(&["carryover", "learn", "insight", "--", "--json"], false)]
+    #[case::a_word_that_holds_it(&["carryover", "learn", "insight", "use --json-lines"], false)]
+    fn a_script_asks_for_json(#[case] args: &[&str], #[case] asked: bool) {
+        assert_eq!(asks_for_json(args), asked);
+    }
+
+    #[test]
+    fn an_error_as_json_carries_its_message_hint_and_code() {
+        let error = CliError::refused("no learning matches \"x\"", Some("list them"));
+        assert_eq!(
+            error.to_json(),
+            serde_json::json!({"error": {"message": "no learning matches \"x\"", "hint": "list them", "exit_code": 2}})
+        );
+        assert_eq!(
+            CliError::failed("git failed", None).to_json()["error"]["hint"],
+            serde_json::Value::Null
+        );
     }
 }

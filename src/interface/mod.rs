@@ -42,7 +42,12 @@ pub fn run() -> ExitCode {
     }
     match run_command(&cli.command, env) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(error) => error.report(),
+        Err(error) => {
+            if error::asks_for_json(std::env::args_os()) {
+                output::say_line(&error.to_json().to_string());
+            }
+            error.report()
+        }
     }
 }
 

@@ -106,6 +106,35 @@ fn learn_needs_a_seed_and_refuses_duplicates() {
         .code(2);
 }
 
+#[rstest::rstest]
+#[case::no_seed_yet(false, &["learnings", "list", "--json"], 2, "carryover init")]
+#[case::no_such_learning(true, &["learnings", "show", "nope", "--json"], 2, "learnings list")]
+fn a_script_that_asked_for_json_gets_its_error_as_json(
+    #[case] initialised: bool,
+    #[case] args: &[&str],
+    #[case] code: i32,
+    #[case] hint: &str,
+) {
+    let env = Hermetic::new();
+    if initialised {
+        env.init();
+    }
+    let output = env.carryover().args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(code), "{stderr}");
+    let value: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|error| panic!("JSON on stdout ({error}); stderr: {stderr}"));
+    assert_eq!(value["error"]["exit_code"], code, "{value}");
+    assert!(
+        value["error"]["hint"].as_str().unwrap().contains(hint),
+        "{value}"
+    );
+    assert!(
+        stderr.contains(value["error"]["message"].as_str().unwrap()),
+        "people still read it on stderr: {stderr}"
+    );
+}
+
 #[test]
 fn context_json_carries_the_documented_fields() {
     let env = Hermetic::new();
