@@ -501,7 +501,7 @@ impl SeedSync for GitSeedSync {
 }
 
 /// Which side of the merge git is running changed last: what `sync` said
-/// (`told`, from [`NEWER_VARIABLE`]), else the newer of the two head commits (`HEAD` and
+/// (`told`, from `NEWER_VARIABLE`), else the newer of the two head commits (`HEAD` and
 /// `MERGE_HEAD`, when git wrote it), else ours. The seed keeps no time per field, so commit
 /// time stands in (ADR 0021).
 pub fn newer_side(work_tree: &Path, told: Option<&str>) -> Side {

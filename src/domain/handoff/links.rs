@@ -1,5 +1,5 @@
 //! The links a session produced, as a handoff lists them: numbered links of one repository
-//! and kind on one line ("Issue #45, Issue #44 (https://github.com/o/r/issues)"), each number
+//! and kind on one line (`Issue #45, Issue #44 (https://github.com/o/r/issues)`), each number
 //! once, so that a session that filed a dozen issues does not spend the budget on addresses.
 
 use crate::domain::transcript::NumberedLink;

@@ -202,7 +202,7 @@ impl QueryTerms {
     }
 }
 
-/// The topic words of `text` (see [`for_each_term`]), for tests and tools.
+/// The topic words of `text` (see `for_each_term`), for tests and tools.
 pub fn lexical_terms(text: &str) -> Vec<String> {
     let mut terms = Vec::new();
     for_each_term(text, |term, _| {

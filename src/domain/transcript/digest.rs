@@ -45,7 +45,7 @@ pub struct SessionDigest {
     /// The replies that closed the turns before the last one, oldest first (the last few).
     pub turn_replies: Vec<String>,
     /// The user's short answers to the questions that closed the assistant's replies, oldest
-    /// first (the last [`ANSWERS_KEPT`]): the choices made in conversation.
+    /// first (the last `ANSWERS_KEPT`): the choices made in conversation.
     pub answers: Vec<Answer>,
     /// The session's title, as the client named it (custom title, then its own summary).
     pub title: Option<String>,
@@ -98,7 +98,7 @@ pub struct SessionDigest {
     /// The plan the session proposed last at plan-mode exit, and what became of it.
     pub plan: Option<Plan>,
     /// Tool calls the user refused when asked (a plan-mode exit aside), oldest first, less
-    /// those done after all; at most [`REFUSALS_KEPT`].
+    /// those done after all; at most `REFUSALS_KEPT`.
     pub refusals: Vec<Refusal>,
     /// Decision logs and state files the session wrote, with their informative headings,
     /// oldest first by their last write; at most [`MAX_NOTES`].
@@ -204,7 +204,7 @@ impl SessionDigest {
     }
 
     /// Records the user's answers to the assistant's questions (typed, or picked in the
-    /// client's question tool), in the order asked; the newest [`ANSWERS_KEPT`] are kept once
+    /// client's question tool), in the order asked; the newest `ANSWERS_KEPT` are kept once
     /// the session is read.
     pub fn record_answers(&mut self, answers: Vec<Answer>) {
         // The handoff lists answers newest first: those of one turn go in last-asked first,
@@ -438,7 +438,7 @@ impl SessionDigest {
         }
     }
 
-    /// Records that the user refused `action`, keeping the newest [`REFUSALS_KEPT`].
+    /// Records that the user refused `action`, keeping the newest `REFUSALS_KEPT`.
     pub fn refuse(&mut self, action: RefusedAction, said: Option<String>) {
         self.refusals.retain(|refusal| refusal.action != action);
         self.refusals.push(Refusal { action, said });
