@@ -11,6 +11,7 @@ mod compaction;
 mod doctor;
 mod embedder;
 mod extraction;
+mod flags;
 mod gemini_standin;
 mod handoff;
 mod handoff_golden;

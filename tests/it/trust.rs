@@ -136,3 +136,16 @@ fn a_template_session_start_would_not_use_is_refused_not_trusted() {
         .success()
         .stdout(contains("No project template is trusted."));
 }
+
+#[test]
+fn trust_without_a_template_is_refused() {
+    let replay = crate::support::Replay::new("notes");
+    replay
+        .env
+        .carryover()
+        .args(["trust", "--yes", "--cwd"])
+        .arg(&replay.project)
+        .assert()
+        .code(2)
+        .stderr(contains("no start-up template"));
+}
