@@ -12,8 +12,9 @@ use crate::model_standin::ModelStandIn;
 use crate::npm_client::{NpmClient, entries_starting};
 use crate::support::{Hermetic, git_in as git};
 
-/// The client version the fixtures were captured with.
-const CLIENT_VERSION: &str = "2.1.328";
+/// The newest client version, run end to end (the payload fixtures are from 2.1.328; its model
+/// table is the same, checked with tools/model-table/extract.py).
+const CLIENT_VERSION: &str = "2.1.331";
 
 /// Claude Code: its npm package ships a native binary per platform, which the wrapper
 /// package would copy into place in a postinstall script that npm may not run.
