@@ -43,7 +43,7 @@ pub fn run() -> ExitCode {
     match run_command(&cli.command, env) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            if error::asks_for_json(std::env::args_os()) {
+            if error::asks_for_json(std::env::args_os()) && !output::said_anything() {
                 output::say_line(&error.to_json().to_string());
             }
             error.report()

@@ -22,12 +22,23 @@ pub fn terminal_safe(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Whether this process has printed anything on stdout (a report, a listing).
+static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether anything was printed on stdout through [`say_line`] or [`say_toned`]: a command
+/// that printed its JSON report before failing (`doctor --json` with a failed check) must not
+/// get a second document after it.
+pub fn said_anything() -> bool {
+    SAID.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Prints one line on stdout, control sequences shown escaped. A closed pipe (`carryover
 /// learnings list | head -1`) ends the command quietly with exit status 0: the reader has
 /// what it wanted. Any other write error is ignored the same way, as there is no one left to
 /// tell.
 pub fn say_line(text: &str) {
     use std::io::Write;
+    SAID.store(true, std::sync::atomic::Ordering::Relaxed);
     let mut stdout = std::io::stdout().lock();
     let written = writeln!(stdout, "{}", terminal_safe(text)).and_then(|()| stdout.flush());
     if written.is_err() {
@@ -69,6 +80,7 @@ pub fn say_toned(tone: Tone, text: &str, colour: bool) {
         Tone::Heading => anstyle::AnsiColor::Cyan.on_default().bold(),
     };
     use std::io::Write;
+    SAID.store(true, std::sync::atomic::Ordering::Relaxed);
     let mut stdout = std::io::stdout().lock();
     let written =
         writeln!(stdout, "{style}{}{style:#}", terminal_safe(text)).and_then(|()| stdout.flush());

@@ -136,6 +136,20 @@ fn a_script_that_asked_for_json_gets_its_error_as_json(
 }
 
 #[test]
+fn a_report_printed_before_failing_stays_the_only_json_document() {
+    let env = Hermetic::new();
+    env.init();
+    // Nothing is wired, so a check fails: doctor exits 1 after printing its report.
+    let output = env.carryover().args(["doctor", "--json"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|error| panic!("one JSON document on stdout ({error}); stderr: {stderr}"));
+    assert_eq!(report["status"], "fail", "{report}");
+    assert!(report.get("error").is_none(), "{report}");
+}
+
+#[test]
 fn context_json_carries_the_documented_fields() {
     let env = Hermetic::new();
     env.install_example_seed();
