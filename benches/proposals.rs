@@ -8,9 +8,11 @@
 //! stored splits in `HELD_OUT` (none now: the next fresh set goes there; measure it once,
 //! when tuning is done). `-- --detail` lists the false proposals and
 //! misses of every part but the held-out one; `-- --explain ID` every candidate of one message
-//! outside it.
+//! outside it. A second table gives, per part, how many durable messages' proposals get the
+//! scope their label gives (project or global), against the rewritten text's alone.
 
 use carryover::domain::extraction::candidates_from;
+use carryover::domain::scope::{ProposedScope, candidate_scope, proposed_scope};
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
@@ -59,6 +61,10 @@ struct Message {
     language: String,
     durable: bool,
     split: String,
+    /// The labelled scope of a durable message: `project` or `global`.
+    scope: Option<String>,
+    /// The name of the project it was said in (its repository's name).
+    project: String,
 }
 
 fn main() {
@@ -89,6 +95,12 @@ fn main() {
                 language: m["language"].as_str().unwrap_or("en").to_owned(),
                 durable: m["durable"].as_bool().unwrap_or(false),
                 split: m["split"].as_str().unwrap_or("tune").to_owned(),
+                scope: m["scope"].as_str().map(str::to_owned),
+                project: m["source"]["repo"]
+                    .as_str()
+                    .and_then(|repo| repo.rsplit('/').next())
+                    .unwrap_or_default()
+                    .to_owned(),
             })
         })
         .collect();
@@ -138,6 +150,7 @@ fn main() {
     if args.iter().any(|arg| arg == "--heldout") {
         splits.push(("heldout", &HELD_OUT));
     }
+    let mut scopes = Vec::new();
     println!("| part | language | messages | durable | proposed | precision | recall |");
     println!("|---|---|---:|---:|---:|---:|---:|");
     for &(split, stored) in &splits {
@@ -185,6 +198,9 @@ fn main() {
                     eprintln!("MISS  {} {:?}", message.id, clip(&message.text));
                 }
             }
+            if language == "all" {
+                scopes.push((split, scope_agreement(&chosen)));
+            }
             println!(
                 "| {split} | {language} | {} | {durable} | {proposed} | {} | {} |",
                 chosen.len(),
@@ -193,6 +209,49 @@ fn main() {
             );
         }
     }
+    println!(
+        "\n| part | scope as labelled, of durable messages proposed | by the rewritten text alone |"
+    );
+    println!("|---|---:|---:|");
+    let mut total = (0, 0, 0);
+    for (split, (agree, text_only, proposed)) in &scopes {
+        println!(
+            "| {split} | {} | {} |",
+            ratio(*agree, *proposed),
+            ratio(*text_only, *proposed)
+        );
+        if !split.starts_with("heldout") {
+            total = (total.0 + agree, total.1 + text_only, total.2 + proposed);
+        }
+    }
+    println!(
+        "| all but held-out | {} | {} |",
+        ratio(total.0, total.2),
+        ratio(total.1, total.2)
+    );
+}
+
+/// How many durable messages' proposals get the labelled scope, of those proposed: with the
+/// candidate's family and the sentence as said, and with the rewritten text alone.
+fn scope_agreement(messages: &[&&Message]) -> (usize, usize, usize) {
+    let (mut agree, mut text_only, mut proposed) = (0, 0, 0);
+    for message in messages.iter().filter(|m| m.durable) {
+        let Some(label) = message.scope.as_deref() else {
+            continue;
+        };
+        let found = candidates_from(std::slice::from_ref(&message.text));
+        let Some(best) = found.iter().find(|c| c.confidence >= FLOOR) else {
+            continue;
+        };
+        let named = |scope: ProposedScope| match scope {
+            ProposedScope::Project => "project",
+            ProposedScope::Global => "global",
+        };
+        proposed += 1;
+        agree += usize::from(named(candidate_scope(best, &message.project)) == label);
+        text_only += usize::from(named(proposed_scope(&best.text, &message.project)) == label);
+    }
+    (agree, text_only, proposed)
 }
 
 fn ratio(part: usize, whole: usize) -> String {

@@ -11,7 +11,7 @@ use crate::domain::extraction::{Candidate, Family, candidates_from, normalised};
 use crate::domain::ports::{Clock, Embedder, EmbeddingIndex, IdGenerator};
 use crate::domain::project::Project;
 use crate::domain::retrieval::{StoredVectors, content_hash};
-use crate::domain::scope::{ProposedScope, proposed_scope, scopes_overlap};
+use crate::domain::scope::{ProposedScope, candidate_scope, scopes_overlap};
 use crate::domain::seed::{Proposal, ProposalStatus, Seed};
 
 /// How a proposal records that the phrase rules found it.
@@ -132,7 +132,7 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
                 extraction.dropped.push((candidate, Dropped::BelowFloor));
                 continue;
             }
-            let project = (proposed_scope(&candidate.text, &origin.project.name)
+            let project = (candidate_scope(&candidate, &origin.project.name)
                 == ProposedScope::Project)
                 .then(|| origin.project.id.as_str().to_owned());
             let text = normalised(&candidate.text);
@@ -204,6 +204,7 @@ impl<E: Embedder, I: EmbeddingIndex> LearningProposals<E, I> {
                 text: memory.text.clone(),
                 confidence: MEMORY_CONFIDENCE,
                 family: Family::Reminder,
+                said: memory.text.clone(),
             };
             let project = (memory.scope(force_project) == ProposedScope::Project)
                 .then(|| origin.project.id.as_str().to_owned());

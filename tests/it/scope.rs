@@ -271,13 +271,19 @@ fn pinned_learnings_open_the_section() {
     );
 }
 
-#[test]
-fn a_projects_proposals_never_show_in_another() {
+#[rstest::rstest]
+#[case::this_project_said("I prefer tabs over spaces in this project.", "tabs over spaces")]
+#[case::this_repo_dropped_by_the_rewrite(
+    "We use Conventional Commits in this repo.",
+    "Commit messages"
+)]
+#[case::where_it_deploys("we deploy to Fly.io", "Fly.io")]
+#[case::its_staging("Staging is reset every Sunday.", "Staging is reset")]
+fn a_projects_proposals_never_show_in_another(#[case] said: &str, #[case] shown: &str) {
     let (env, api, web) = two_projects();
     let transcript = env.home().join("api-session.jsonl");
     let row = serde_json::json!({"type": "user", "isSidechain": false, "cwd": api,
-        "message": {"role": "user",
-            "content": "I prefer tabs over spaces in this project."}});
+        "message": {"role": "user", "content": said}});
     fs_err::write(&transcript, format!("{row}\n")).unwrap();
     let output = env
         .carryover()
@@ -297,9 +303,9 @@ fn a_projects_proposals_never_show_in_another() {
     let listed = String::from_utf8_lossy(&listed.stdout);
     assert!(listed.contains("[project shop-api]"), "{listed}\n{stderr}");
     let in_api = context(&env, &api);
-    assert!(in_api.contains("Prefers tabs over spaces"), "{in_api}");
+    assert!(in_api.contains(shown), "{in_api}");
     let in_web = context(&env, &web);
-    assert!(!in_web.contains("tabs over spaces"), "{in_web}");
+    assert!(!in_web.contains(shown), "{in_web}");
     assert!(!in_web.contains("Proposed learnings"), "{in_web}");
 }
 

@@ -38,4 +38,7 @@ pub struct Candidate {
     pub confidence: f64,
     /// The family that matched.
     pub family: Family,
+    /// The sentence as the user said it (redacted): the rewrite into `text` may drop what
+    /// ties it to the project ("… in this repo").
+    pub said: String,
 }

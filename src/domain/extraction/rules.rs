@@ -257,6 +257,7 @@ pub(super) fn candidate(
 ) -> Candidate {
     Candidate {
         kind,
+        said: text.clone(),
         text,
         confidence,
         family,

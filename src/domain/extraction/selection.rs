@@ -47,6 +47,7 @@ pub fn candidates_from(messages: &[String]) -> Vec<Candidate> {
                 continue;
             };
             candidate.text = redact(&candidate.text).into_owned();
+            candidate.said = redact(&sentence).into_owned();
             if !fits(&candidate.text) {
                 continue;
             }

@@ -8,5 +8,5 @@ mod visibility;
 
 pub use label::{EVERY_PROJECT, is_global, scope_label, scope_project, scopes_overlap};
 pub use project_mention::names_project;
-pub use proposal_scope::{ProposedScope, proposed_scope};
+pub use proposal_scope::{ProposedScope, candidate_scope, proposed_scope};
 pub use visibility::Visibility;

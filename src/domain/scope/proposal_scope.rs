@@ -3,6 +3,7 @@
 //! repo"), global when it is about how the user works. Review shows it and can change it.
 
 use super::names_project;
+use crate::domain::extraction::{Candidate, Family};
 
 /// Where a proposal would belong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,6 +138,21 @@ pub fn proposed_scope(text: &str, project: &str) -> ProposedScope {
     }
 }
 
+/// The scope of an extracted candidate in the project called `project`: the project's when
+/// its family states how the project is (a fact of its environment, where it runs, a "we"
+/// convention of the team), or when its text or the sentence as said is about the project.
+pub fn candidate_scope(candidate: &Candidate, project: &str) -> ProposedScope {
+    let of_the_project = matches!(
+        candidate.family,
+        Family::Fact | Family::ProjectFact | Family::Convention
+    );
+    if of_the_project || proposed_scope(&candidate.said, project) == ProposedScope::Project {
+        ProposedScope::Project
+    } else {
+        proposed_scope(&candidate.text, project)
+    }
+}
+
 fn is_separator(c: char) -> bool {
     c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '“' | '”')
 }
@@ -210,5 +226,70 @@ mod tests {
     #[case::japanese_style("返事は短くしてください", ProposedScope::Global)]
     fn a_proposal_belongs_where_its_text_points(#[case] text: &str, #[case] scope: ProposedScope) {
         assert_eq!(proposed_scope(text, "shop-api"), scope, "{text}");
+    }
+
+    fn candidate(family: Family, text: &str, said: &str) -> Candidate {
+        Candidate {
+            kind: crate::domain::seed::LearningKind::Pattern,
+            text: text.to_owned(),
+            confidence: 0.8,
+            family,
+            said: said.to_owned(),
+        }
+    }
+
+    #[rstest]
+    #[case::a_fact_of_its_environment(
+        Family::Fact,
+        "Staging is reset every Sunday.",
+        "Staging is reset every Sunday.",
+        ProposedScope::Project
+    )]
+    #[case::where_it_runs(
+        Family::ProjectFact,
+        "We deploy to Fly.io.",
+        "we deploy to Fly.io",
+        ProposedScope::Project
+    )]
+    #[case::a_teams_convention(
+        Family::Convention,
+        "We squash every merge.",
+        "We squash every merge.",
+        ProposedScope::Project
+    )]
+    #[case::this_repo_as_said(
+        Family::Standing,
+        "Commit messages follow Conventional Commits",
+        "We use Conventional Commits in this repo.",
+        ProposedScope::Project
+    )]
+    #[case::a_tool_in_the_text(
+        Family::Imperative,
+        "Always use pnpm.",
+        "always use pnpm",
+        ProposedScope::Project
+    )]
+    #[case::working_style(
+        Family::Preference,
+        "Prefers short answers.",
+        "I prefer short answers",
+        ProposedScope::Global
+    )]
+    #[case::a_standing_rule_of_style(
+        Family::Standing,
+        "Ask before you commit.",
+        "from now on ask before you commit",
+        ProposedScope::Global
+    )]
+    fn a_candidate_is_the_projects_by_family_text_or_what_was_said(
+        #[case] family: Family,
+        #[case] text: &str,
+        #[case] said: &str,
+        #[case] scope: ProposedScope,
+    ) {
+        assert_eq!(
+            candidate_scope(&candidate(family, text, said), "shop-api"),
+            scope
+        );
     }
 }
