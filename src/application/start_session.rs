@@ -24,7 +24,7 @@ use crate::domain::ports::{
 use crate::domain::project::{Project, ProjectSlug, SlugStyle};
 use crate::domain::retrieval::{ProjectQuery, StoredVectors};
 use crate::domain::scope::Visibility;
-use crate::domain::seed::Seed;
+use crate::domain::seed::{Proposal, Seed};
 use crate::domain::session::Session;
 use crate::domain::session_id::SessionId;
 use crate::domain::session_record::SessionRecord;
@@ -125,6 +125,9 @@ struct Gathered {
     scores: HashMap<String, f32>,
     /// The confirmed learnings the session may see.
     visible: usize,
+    /// The pending proposals the session may see (the global ones and its project's): what
+    /// the user is told waits for review counts these, as the index lists them.
+    proposals: Vec<Proposal>,
     handoff: Option<FoundHandoff>,
 }
 
@@ -307,6 +310,7 @@ where
             needs_setup: false,
             scores: HashMap::new(),
             visible: 0,
+            proposals: Vec::new(),
             handoff: None,
         };
         let seed = match self.seeds.load().await {
@@ -370,6 +374,11 @@ where
             gathered.scores = retrieved.scores;
             gathered.visible = retrieved.visible;
         }
+        gathered.proposals = seed
+            .pending_proposals()
+            .filter(|p| visibility.admits_proposal(p))
+            .cloned()
+            .collect();
         let proposals = match plan.proposals {
             ProposalRule::Index => {
                 proposal_index(&seed.state.proposals, |p| visibility.admits_proposal(p))
@@ -541,7 +550,7 @@ where
             moment,
             learnings,
             learnings_total: gathered.visible,
-            proposal_count: seed.map_or(0, |s| s.pending_proposals().count()),
+            proposal_count: gathered.proposals.len(),
             startup_instruction: assembled.shows(Part::Instruction),
             handoff: gathered
                 .handoff
@@ -567,7 +576,7 @@ where
             .record
             .as_ref()
             .is_some_and(|r| r.proposals_announced);
-        let message = gathered.seed.as_ref().and_then(proposals_message);
+        let message = proposals_message(&gathered.proposals);
         match message.filter(|_| !already) {
             Some(message) => {
                 started.user_messages.push(message);
@@ -626,9 +635,9 @@ where
 /// The command the user reviews proposals with; the message names it.
 const PROPOSALS_REVIEW: &str = "carryover proposals review";
 
-/// `3 learnings proposed from your last session — carryover proposals review`, when any wait.
-fn proposals_message(seed: &Seed) -> Option<String> {
-    let pending: Vec<_> = seed.pending_proposals().collect();
+/// `3 learnings proposed from your last session — carryover proposals review`, when any of
+/// `pending` (the ones this session may see) wait.
+fn proposals_message(pending: &[Proposal]) -> Option<String> {
     let first = pending.first()?;
     let noun = if pending.len() == 1 {
         "learning"
@@ -1014,6 +1023,36 @@ mod tests {
         }
         .run(request(Some(StartSource::Clear), true));
         assert!(again.outcome.user_messages.is_empty());
+    }
+
+    /// The example seed with its newest pending proposal belonging to another project.
+    fn example_with_another_projects_proposal() -> Result<Option<LoadedSeed>, SeedError> {
+        let mut seed = decode_seed(EXAMPLE).unwrap();
+        let proposal = seed
+            .state
+            .proposals
+            .iter_mut()
+            .find(|p| p.is_pending())
+            .unwrap();
+        proposal.project = Some("path:/home/user/code/shop-api".into());
+        Ok(Some(LoadedSeed {
+            seed,
+            repaired: None,
+        }))
+    }
+
+    #[test]
+    fn another_projects_proposals_are_not_counted_as_waiting_here() {
+        let ran = Setup {
+            seed: example_with_another_projects_proposal,
+            ..Setup::default()
+        }
+        .run(request(Some(StartSource::Startup), true));
+        assert_eq!(ran.outcome.context.proposal_count, 2);
+        assert_eq!(
+            ran.outcome.user_messages,
+            ["2 learnings proposed from your recent sessions — carryover proposals review"]
+        );
     }
 
     #[test]

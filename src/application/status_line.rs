@@ -6,10 +6,12 @@ use std::path::PathBuf;
 use crate::domain::compaction::Fill;
 use crate::domain::format::{GaugeReading, context_gauge};
 use crate::domain::ports::{ProjectContext, SeedRepository, SessionRecordStore, amend_record};
-use crate::domain::project::SlugStyle;
+use crate::domain::project::{Project, SlugStyle};
+use crate::domain::scope::Visibility;
 use crate::domain::session_id::SessionId;
 
 use super::WindowSettings;
+use super::known_projects::known_projects;
 
 /// What the client's status-line payload says.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -69,8 +71,9 @@ impl<S: SeedRepository, R: SessionRecordStore, P: ProjectContext> StatusLine<S, 
         let (window, _) = self
             .window
             .window(request.window, request.model.as_deref(), None);
+        let project = self.projects.project(&request.cwd).await;
         if let (Some(raw), Some(reported)) = (request.session_id.as_deref(), request.window) {
-            self.record_window(&request, raw, reported, &mut diagnostics)
+            self.record_window(&project, raw, reported, &mut diagnostics)
                 .await;
         }
         let fill = request.tokens.map(|tokens| {
@@ -78,7 +81,16 @@ impl<S: SeedRepository, R: SessionRecordStore, P: ProjectContext> StatusLine<S, 
             (fill, self.window.thresholds.tier(fill))
         });
         let pending = match self.seeds.load().await {
-            Ok(Some(loaded)) => loaded.seed.pending_proposals().count(),
+            // The ones this project's session start lists: the global ones and its own.
+            Ok(Some(loaded)) => {
+                let visibility =
+                    Visibility::new(&project, known_projects(None, &loaded.seed).await);
+                loaded
+                    .seed
+                    .pending_proposals()
+                    .filter(|p| visibility.admits_proposal(p))
+                    .count()
+            }
             Ok(None) => 0,
             Err(error) => {
                 diagnostics.push(error.to_string());
@@ -98,7 +110,7 @@ impl<S: SeedRepository, R: SessionRecordStore, P: ProjectContext> StatusLine<S, 
 
     async fn record_window(
         &self,
-        request: &StatusRequest,
+        project: &Project,
         raw: &str,
         reported: u64,
         diagnostics: &mut Vec<String>,
@@ -107,11 +119,7 @@ impl<S: SeedRepository, R: SessionRecordStore, P: ProjectContext> StatusLine<S, 
             Ok(id) => id,
             Err(error) => return diagnostics.push(error.to_string()),
         };
-        let slug = self
-            .projects
-            .project(&request.cwd)
-            .await
-            .slug(self.slug_style);
+        let slug = project.slug(self.slug_style);
         let known = match self.records.load(&slug, &id).await {
             Ok(record) => record.and_then(|r| r.context_window),
             Err(error) => {
@@ -220,5 +228,32 @@ mod tests {
         let outcome = pollster::block_on(service.run(request));
         assert_eq!(outcome.line, line);
         assert!(outcome.diagnostics.is_empty(), "{:?}", outcome.diagnostics);
+    }
+
+    #[test]
+    fn counts_only_the_proposals_this_projects_session_start_lists() {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_load().returning(|| {
+            let mut seed = crate::application::testing::example_seed();
+            let pending = seed.state.proposals.iter_mut().find(|p| p.is_pending());
+            pending.unwrap().project = Some("path:/home/user/code/shop-api".into());
+            Ok(Some(crate::domain::ports::LoadedSeed {
+                seed,
+                repaired: None,
+            }))
+        });
+        let service = StatusLine::new(
+            seeds,
+            records(Some(1_000_000), 0),
+            project_at("/home/user/code/notes"),
+            WindowSettings::default(),
+            SlugStyle::Path,
+        );
+        let outcome =
+            pollster::block_on(service.run(request(Some(720_000), Some(1_000_000), None)));
+        assert_eq!(
+            outcome.line,
+            "ctx 72% (720k/1M) WARNING · 2 proposals to review"
+        );
     }
 }
