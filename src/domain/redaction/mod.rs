@@ -156,6 +156,14 @@ mod tests {
         "and my password is hunter2-Example ok",
         "and my password is [REDACTED] ok"
     )]
+    #[case::a_token_told_in_words(
+        "my token is iK2ZWeqhFWCEPyYngFb51yBMWXaSCrUZoL8g",
+        "my token is [REDACTED]"
+    )]
+    #[case::an_api_key_told_in_words(
+        "the deploy API key is Qz7Lw2Rk9Xv4Tn8Bp3Hs6Jd1 for now",
+        "the deploy API key is [REDACTED] for now"
+    )]
     #[case::password_after_the_word(
         "We deploy with the password hunter2Secret! to staging",
         "We deploy with the password [REDACTED] to staging"
@@ -170,6 +178,10 @@ mod tests {
 
     #[rstest]
     #[case::prose("Use a password manager for the staging database")]
+    #[case::the_token_is_a_word("the token is required on every request")]
+    #[case::the_key_is_where("the API key is stored in 1Password under Staging")]
+    #[case::the_token_lasts("the token is valid for 24 hours")]
+    #[case::the_secret_is_a_version("the secret key is v2 now")]
     #[case::password_is_a_word("the password is required here")]
     #[case::password_then_a_word("Fix the password reset flow for OAuth2 users")]
     #[case::password_then_a_version("password v2.0.1 hashing lands with bcrypt")]
