@@ -621,3 +621,29 @@ fn remove_locks(dir: &Path) {
         }
     }
 }
+
+#[test]
+fn a_purge_says_the_remote_still_holds_the_text_and_starts_no_sync() {
+    let (keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    fs_err::write(laptop.data().join("config.toml"), "[sync]\nauto = true\n").unwrap();
+    let id = learn(&laptop, "The staging box is db-7 in rack twelve");
+    sync(&laptop);
+    let output = laptop
+        .carryover()
+        .args(["learnings", "forget", "--purge", &id])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("still holds it") && stderr.contains("push --force"),
+        "{stderr}"
+    );
+    // No background sync brought the remote's history back behind the user's back.
+    std::thread::sleep(std::time::Duration::from_millis(1_500));
+    let local = laptop.git(&["log", "--all", "-p"]);
+    assert!(!local.contains("rack twelve"), "{local}");
+    drop(keep);
+}

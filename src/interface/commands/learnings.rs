@@ -68,7 +68,22 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
                 pollster::block_on(service.forget(prefix))?
             };
             crate::say!("Forgot {}: {}", found.learning.id, found.learning.content);
-            app.sync_in_background();
+            let remote = match purge {
+                true => pollster::block_on(app.seed_sync().remote()).ok().flatten(),
+                false => None,
+            };
+            match remote {
+                // The remote's history still holds the text: a sync now would merge it back
+                // into the history just rewritten (ADR 0020), so none is started.
+                Some(url) => crate::tell!(
+                    "carryover: the sync remote {url} still holds it in its history, and the \
+                     next `carryover sync` merges that history back into this one.\nhint: purge \
+                     it on every machine, then replace the remote's history from one of them \
+                     (`git -C {} push --force origin HEAD`) before syncing again",
+                    app.data_home.root().display()
+                ),
+                None => app.sync_in_background(),
+            }
             if let Err(error) = super::index::refresh(app, false) {
                 crate::tell!(
                     "carryover: forgotten, but the index was not updated: {}",
