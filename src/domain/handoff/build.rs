@@ -6,8 +6,8 @@ use crate::domain::extraction::candidates_from;
 use crate::domain::format::clip;
 use crate::domain::seed::Timestamp;
 use crate::domain::transcript::{
-    RefusedAction, SessionDigest, TodoStatus, implemented_plan, is_bare_approval,
-    is_read_only_command, opens_numbered_answers, plan_request,
+    RefusedAction, SessionDigest, TodoStatus, implemented_plan, is_read_only_command,
+    opens_numbered_answers, plan_request,
 };
 
 use super::compact_summary::read_compact_summary;
@@ -153,13 +153,7 @@ pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Times
             let quoted = requests_in_goal(&digest.user_requests);
             let later = digest.user_requests.get(quoted..).unwrap_or_default();
             let skip = later.len().saturating_sub(REQUESTS_KEPT);
-            // The newest requests still, only without the ones that say nothing: the room
-            // they leave goes to the earlier turns, not to older requests.
-            later[skip..]
-                .iter()
-                .filter(|request| tells_something(request))
-                .map(|r| clip(r, MAX_ITEM))
-                .collect()
+            later[skip..].iter().map(|r| clip(r, MAX_ITEM)).collect()
         },
         earlier_turns: replies
             .iter()
@@ -296,17 +290,6 @@ fn goal(digest: &SessionDigest) -> Vec<String> {
     };
     goal.push(format!("First request: {}", clip(&text, MAX_GOAL)));
     goal
-}
-
-/// Whether a request tells the next session anything of its own: a bare approval ("yes do
-/// it", "continue") or a lone choice ("2") answered what the decisions already show.
-fn tells_something(request: &str) -> bool {
-    let lone_choice = request
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .try_fold(0, |count, c| c.is_ascii().then_some(count + 1))
-        .is_some_and(|count| count <= 2);
-    !lone_choice && !is_bare_approval(request)
 }
 
 /// Terse requests at most that the goal runs on through.
@@ -526,37 +509,6 @@ mod tests {
     ) {
         let requests: Vec<String> = requests.iter().map(|r| (*r).to_owned()).collect();
         assert_eq!(requests_in_goal(&requests), quoted);
-    }
-
-    #[rstest]
-    #[case::a_request("fix the login form", true)]
-    #[case::a_choice_with_words("2, but keep the old route", true)]
-    #[case::a_lone_choice("2", false)]
-    #[case::a_lone_letter_choice("b)", false)]
-    #[case::an_approval("yes do it", false)]
-    #[case::an_approval_and_more("yes, but keep the old route", true)]
-    #[case::an_approval_to_go_on("continue", false)]
-    #[case::a_short_cjk_request("修正", true)]
-    #[case::a_cjk_approval("好的", false)]
-    #[case::a_no("no", false)]
-    fn a_request_shown_tells_something(#[case] request: &str, #[case] tells: bool) {
-        assert_eq!(tells_something(request), tells, "{request}");
-    }
-
-    #[test]
-    fn approvals_and_lone_choices_are_not_listed_as_requests() {
-        let digest = SessionDigest {
-            user_requests: vec![
-                "build the export".into(),
-                "2".into(),
-                "fix the login form".into(),
-                "yes do it".into(),
-            ],
-            user_turns: 4,
-            ..SessionDigest::default()
-        };
-        let handoff = build_handoff(&digest, scope(None), now());
-        assert_eq!(handoff.requests, vec!["fix the login form"]);
     }
 
     fn digest() -> SessionDigest {

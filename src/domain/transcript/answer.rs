@@ -466,7 +466,7 @@ const REQUEST_OPENINGS: [&str; 12] = [
 ];
 
 /// Whether the text only approves: every word an approval, once punctuation is set aside.
-pub fn is_bare_approval(text: &str) -> bool {
+fn is_bare_approval(text: &str) -> bool {
     let lower = text.to_lowercase();
     let words = lower
         .trim_matches(|c: char| !c.is_alphanumeric())
@@ -477,23 +477,7 @@ pub fn is_bare_approval(text: &str) -> bool {
         })
         .filter(|part| !part.is_empty())
         .collect::<Vec<_>>();
-    !words.is_empty() && words.iter().all(|part| is_approval_phrase(part))
-}
-
-/// Whether the words are approvals one after another ("yes do it", "ok go ahead"): each
-/// approval may be one word or two.
-fn is_approval_phrase(part: &str) -> bool {
-    let words: Vec<&str> = part.split_whitespace().collect();
-    let mut at = 0;
-    while at < words.len() {
-        let pair = words.get(at..at + 2).map(|pair| pair.join(" "));
-        at += match pair {
-            Some(pair) if APPROVALS.contains(&pair.as_str()) => 2,
-            _ if APPROVALS.contains(&words[at]) => 1,
-            _ => return false,
-        };
-    }
-    !words.is_empty()
+    !words.is_empty() && words.iter().all(|part| APPROVALS.contains(part))
 }
 
 /// Whether the text is nothing but secrets (a pasted token or key, asked for by the
@@ -557,7 +541,6 @@ mod tests {
     )]
     #[case::a_bare_approval(ASKS, "yes", None)]
     #[case::an_approval_with_punctuation(ASKS, "ok, go ahead!", None)]
-    #[case::approvals_one_after_another(ASKS, "yes do it", None)]
     #[case::a_slash_command(ASKS, "/commit", None)]
     #[case::no_question("I fixed the parser.\n\nAll tests pass.", "now the lexer", None)]
     #[case::a_file_name_is_no_sentence_end(

@@ -14,7 +14,7 @@ mod user_shell;
 mod working_tree;
 mod written_notes;
 
-pub use answer::{Answer, answered_question, answers_to, is_bare_approval, opens_numbered_answers};
+pub use answer::{Answer, answered_question, answers_to, opens_numbered_answers};
 pub use command_output::{
     ahead_of_upstream, check_gist, check_summary, command_gist, find_links, is_check_command,
     is_read_only_command, merged_pull_request, parse_commit, parse_logged_commit, parse_push,
