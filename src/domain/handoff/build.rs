@@ -17,7 +17,7 @@ use super::last_reply::cut_reply;
 use super::open_threads::open_threads;
 use super::scratch::is_scratch_file;
 use super::user_choice::is_user_choice;
-use super::{Handoff, ParsedHandoff, carried_threads, link_lines};
+use super::{Handoff, ParsedHandoff, carried_threads, link_lines, thread_text};
 use crate::domain::transcript::is_decision_file;
 
 const REQUESTS_KEPT: usize = 10;
@@ -116,7 +116,14 @@ pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Times
         )
         .collect();
     if let Some(previous) = scope.previous {
-        open.extend(carried_threads(previous, &done));
+        for carried in carried_threads(previous, &done) {
+            if !open
+                .iter()
+                .any(|thread| thread_text(thread) == thread_text(&carried))
+            {
+                open.push(carried);
+            }
+        }
     }
     let (files, _) = digest.files_shown();
     let replies = distinct_turn_replies(digest);
@@ -933,6 +940,40 @@ mod tests {
             ..SessionDigest::default()
         };
         assert!(!build_handoff(&digest, scope(None), now()).substantive);
+    }
+
+    #[test]
+    fn a_thread_carried_twice_is_listed_once() {
+        // A forked session's handoff holds the thread it raised and the one it carried.
+        let previous = crate::domain::handoff::read_handoff(
+            "---\nsession_id: 3333cccc-1\n---\n## Open Threads\n- Awaiting the user's answer: Should the log path be configurable? (open since session 1111aaaa)\n- Awaiting the user's answer: Should the log path be configurable?\n- Todo (pending): Add a retry budget\n",
+        )
+        .unwrap();
+        let digest = SessionDigest {
+            user_requests: vec!["look at the logs".into()],
+            user_turns: 1,
+            ..SessionDigest::default()
+        };
+        let handoff = build_handoff(&digest, scope(Some(&previous)), now());
+        let asked: Vec<&String> = handoff
+            .open_threads
+            .iter()
+            .filter(|t| t.contains("log path"))
+            .collect();
+        assert_eq!(
+            asked,
+            [
+                "Awaiting the user's answer: Should the log path be configurable? (open since session 1111aaaa)"
+            ],
+            "{:?}",
+            handoff.open_threads
+        );
+        assert!(
+            handoff
+                .open_threads
+                .iter()
+                .any(|t| t.contains("retry budget"))
+        );
     }
 
     #[test]

@@ -49,6 +49,12 @@ pub fn carried_threads(previous: &ParsedHandoff, done: &[String]) -> Vec<String>
         .collect()
 }
 
+/// A thread without the session it has been open since: the same thread carried by two
+/// earlier handoffs, or raised again by this session, reads the same.
+pub fn thread_text(item: &str) -> &str {
+    item.split(SINCE).next().unwrap_or(item).trim_end()
+}
+
 fn resolved(item: &str, done: &HashSet<String>) -> bool {
     let text = item.split(SINCE).next().unwrap_or(item);
     let text = text.split(PLAN_FILE).next().unwrap_or(text);

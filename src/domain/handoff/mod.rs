@@ -14,7 +14,7 @@ mod scratch;
 mod user_choice;
 
 pub use build::{HandoffScope, build_handoff};
-pub use carry_forward::{MAX_CARRIED, carried_threads};
+pub use carry_forward::{MAX_CARRIED, carried_threads, thread_text};
 pub use compact_summary::{CompactSummary, read_compact_summary};
 pub use context_section::{HANDOFF_MAX_CHARS, HandoffOrigin, handoff_section};
 pub use document::{
