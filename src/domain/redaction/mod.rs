@@ -164,6 +164,10 @@ mod tests {
         "the deploy API key is Qz7Lw2Rk9Xv4Tn8Bp3Hs6Jd1 for now",
         "the deploy API key is [REDACTED] for now"
     )]
+    #[case::a_token_ending_a_sentence(
+        "The token is iK2ZWeqhFWCEPyYngFb51yBMWX.",
+        "The token is [REDACTED]."
+    )]
     #[case::password_after_the_word(
         "We deploy with the password hunter2Secret! to staging",
         "We deploy with the password [REDACTED] to staging"
@@ -182,6 +186,14 @@ mod tests {
     #[case::the_key_is_where("the API key is stored in 1Password under Staging")]
     #[case::the_token_lasts("the token is valid for 24 hours")]
     #[case::the_secret_is_a_version("the secret key is v2 now")]
+    #[case::a_signing_algorithm("The access token is RS256-signed by the gateway")]
+    #[case::an_encoding("the API key is base64-encoded before it is stored")]
+    #[case::a_hash("the token is sha256-hashed before storage")]
+    #[case::a_key_type("the private key is ed25519-based")]
+    #[case::a_path("the token is src/auth/token2.rs for now")]
+    #[case::a_long_path("the token is src/authentication/token_store2.rs")]
+    #[case::a_version("the token is v1.2.3-beta4")]
+    #[case::a_platform("The secret is k8s-managed")]
     #[case::password_is_a_word("the password is required here")]
     #[case::password_then_a_word("Fix the password reset flow for OAuth2 users")]
     #[case::password_then_a_version("password v2.0.1 hashing lands with bcrypt")]

@@ -6,8 +6,8 @@
 //! Patterns are compiled by `regex-lite`, whose `\w`, `\d`, `\s` and `\b` are ASCII, Go RE2's
 //! meaning of them in gitleaks' patterns, and only when a keyword first calls for them. A hook
 //! is a fresh process that compiles the rules its text's keywords select and then runs them
-//! over a few kilobytes, so compiling is what it pays for: `regex-lite` compiles all its rules (221 when measured)
-//! in 3 ms where `regex` takes 24 ms (ADR 0012).
+//! over a few kilobytes, so compiling is what it pays for: `regex-lite` compiled all 221 rules
+//! of the time in 3 ms where `regex` took 24 ms (ADR 0012).
 
 use std::ops::Range;
 use std::sync::OnceLock;
