@@ -124,11 +124,17 @@ const PROSE_PAIRS: &[&str] = &[
 /// Files known by name alone.
 const FILE_NAMES: &[&str] = &["makefile", "dockerfile", "justfile", "rakefile", "gemfile"];
 
+/// Whether `text` points at the repository at hand ("in this repo", "本项目").
+fn says_this_project(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    THIS_PROJECT.iter().any(|phrase| lower.contains(phrase))
+}
+
 /// The scope of a proposal whose text is `text`, extracted in the project called `project`.
 pub fn proposed_scope(text: &str, project: &str) -> ProposedScope {
     let lower = text.to_lowercase();
     let about_project = names_project(text, project)
-        || THIS_PROJECT.iter().any(|phrase| lower.contains(phrase))
+        || says_this_project(text)
         || text.contains('`')
         || lower.split(is_separator).any(is_tool_or_file);
     if about_project {
@@ -140,13 +146,18 @@ pub fn proposed_scope(text: &str, project: &str) -> ProposedScope {
 
 /// The scope of an extracted candidate in the project called `project`: the project's when
 /// its family states how the project is (a fact of its environment, where it runs, a "we"
-/// convention of the team), or when its text or the sentence as said is about the project.
+/// convention of the team), when its text is about the project, or when the sentence as said
+/// pointed at it ("… in this repo", which the rewrite drops; only that phrase is read there,
+/// as the rest of the sentence may be a one-off task naming files).
 pub fn candidate_scope(candidate: &Candidate, project: &str) -> ProposedScope {
+    // A "we" convention is the team's, so the project's: on the labelled messages it agrees
+    // with the label 36 times of 62 with conventions, 32 without (`cargo bench --bench
+    // proposals`); a wrongly local rule hides from other projects, a wrongly global one leaks.
     let of_the_project = matches!(
         candidate.family,
         Family::Fact | Family::ProjectFact | Family::Convention
     );
-    if of_the_project || proposed_scope(&candidate.said, project) == ProposedScope::Project {
+    if of_the_project || says_this_project(&candidate.said) {
         ProposedScope::Project
     } else {
         proposed_scope(&candidate.text, project)
@@ -273,6 +284,12 @@ mod tests {
         Family::Preference,
         "Prefers short answers.",
         "I prefer short answers",
+        ProposedScope::Global
+    )]
+    #[case::a_file_in_the_task_around_the_rule(
+        Family::Imperative,
+        "Never use more than three bullets in a summary.",
+        "Fix the failing test in src/parser.rs, and never use more than three bullets in a summary.",
         ProposedScope::Global
     )]
     #[case::a_standing_rule_of_style(
