@@ -638,7 +638,9 @@ fn a_purge_says_the_remote_still_holds_the_text_and_starts_no_sync() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(
-        stderr.contains("still holds it") && stderr.contains("push --force"),
+        stderr.contains("still hold it")
+            && stderr.contains("push --force-with-lease")
+            && stderr.contains("automatic one"),
         "{stderr}"
     );
     // No background sync brought the remote's history back behind the user's back.

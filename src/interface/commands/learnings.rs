@@ -75,13 +75,22 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
             match remote {
                 // The remote's history still holds the text: a sync now would merge it back
                 // into the history just rewritten (ADR 0020), so none is started.
-                Some(url) => crate::tell!(
-                    "carryover: the sync remote {url} still holds it in its history, and the \
-                     next `carryover sync` merges that history back into this one.\nhint: purge \
-                     it on every machine, then replace the remote's history from one of them \
-                     (`git -C {} push --force origin HEAD`) before syncing again",
-                    app.data_home.root().display()
-                ),
+                Some(url) => {
+                    let repository = app.seed_path();
+                    let repository = repository.parent().unwrap_or(&repository);
+                    let automatic = match app.config.sync.auto {
+                        true => " (yours, or the automatic one after the next session or `learn`)",
+                        false => "",
+                    };
+                    crate::tell!(
+                        "carryover: the sync remote {url} may still hold it in its history, and the \
+                         next sync{automatic} merges that history back into this one.\nhint: purge \
+                         it on every machine (with `[sync] auto = false` meanwhile), then replace \
+                         the remote's history from one of them (`git -C {} push \
+                         --force-with-lease origin HEAD`) before syncing again",
+                        repository.display()
+                    );
+                }
                 None => app.sync_in_background(),
             }
             if let Err(error) = super::index::refresh(app, false) {
