@@ -627,9 +627,10 @@ fn a_purge_says_the_remote_still_holds_the_text_and_starts_no_sync() {
     let (keep, remote) = bare_remote();
     let laptop = machine(&remote);
     laptop.init();
-    fs_err::write(laptop.data().join("config.toml"), "[sync]\nauto = true\n").unwrap();
     let id = learn(&laptop, "The staging box is db-7 in rack twelve");
     sync(&laptop);
+    // Automatic sync from here on, so that only the purge itself could start one.
+    fs_err::write(laptop.data().join("config.toml"), "[sync]\nauto = true\n").unwrap();
     let output = laptop
         .carryover()
         .args(["learnings", "forget", "--purge", &id])
