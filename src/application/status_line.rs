@@ -2,10 +2,13 @@
 //! context window recorded for pre-compact and the compaction notice.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::domain::compaction::Fill;
 use crate::domain::format::{GaugeReading, context_gauge};
-use crate::domain::ports::{ProjectContext, SeedRepository, SessionRecordStore, amend_record};
+use crate::domain::ports::{
+    ProjectCatalog, ProjectContext, SeedRepository, SessionRecordStore, amend_record,
+};
 use crate::domain::project::{Project, SlugStyle};
 use crate::domain::scope::Visibility;
 use crate::domain::session_id::SessionId;
@@ -44,6 +47,7 @@ pub struct StatusLine<S, R, P> {
     projects: P,
     window: WindowSettings,
     slug_style: SlugStyle,
+    catalog: Option<Arc<dyn ProjectCatalog>>,
 }
 
 impl<S: SeedRepository, R: SessionRecordStore, P: ProjectContext> StatusLine<S, R, P> {
@@ -61,7 +65,15 @@ impl<S: SeedRepository, R: SessionRecordStore, P: ProjectContext> StatusLine<S, 
             projects,
             window,
             slug_style,
+            catalog: None,
         }
+    }
+
+    /// Knows the projects `catalog` lists, so that the proposals counted are the ones the
+    /// session start lists (ADR 0010).
+    pub fn with_catalog(mut self, catalog: Arc<dyn ProjectCatalog>) -> Self {
+        self.catalog = Some(catalog);
+        self
     }
 
     /// The gauge for `request`; records the client's window for the session when it is new
@@ -81,10 +93,11 @@ impl<S: SeedRepository, R: SessionRecordStore, P: ProjectContext> StatusLine<S, 
             (fill, self.window.thresholds.tier(fill))
         });
         let pending = match self.seeds.load().await {
+            Ok(Some(loaded)) if loaded.seed.pending_proposals().next().is_none() => 0,
             // The ones this project's session start lists: the global ones and its own.
             Ok(Some(loaded)) => {
-                let visibility =
-                    Visibility::new(&project, known_projects(None, &loaded.seed).await);
+                let known = known_projects(self.catalog.as_deref(), &loaded.seed).await;
+                let visibility = Visibility::new(&project, known);
                 loaded
                     .seed
                     .pending_proposals()
@@ -249,6 +262,36 @@ mod tests {
             WindowSettings::default(),
             SlugStyle::Path,
         );
+        let outcome =
+            pollster::block_on(service.run(request(Some(720_000), Some(1_000_000), None)));
+        assert_eq!(
+            outcome.line,
+            "ctx 72% (720k/1M) WARNING · 2 proposals to review"
+        );
+    }
+
+    #[test]
+    fn a_global_proposal_naming_a_project_known_only_from_the_catalog_is_not_counted() {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_load().returning(|| {
+            let mut seed = crate::application::testing::example_seed();
+            let pending = seed.state.proposals.iter_mut().find(|p| p.is_pending());
+            pending.unwrap().content = "web-app: never commit to main".into();
+            Ok(Some(crate::domain::ports::LoadedSeed {
+                seed,
+                repaired: None,
+            }))
+        });
+        let mut catalog = crate::domain::ports::MockProjectCatalog::new();
+        catalog.expect_names().returning(|| vec!["web-app".into()]);
+        let service = StatusLine::new(
+            seeds,
+            records(Some(1_000_000), 0),
+            project_at("/home/user/code/notes"),
+            WindowSettings::default(),
+            SlugStyle::Path,
+        )
+        .with_catalog(Arc::new(catalog));
         let outcome =
             pollster::block_on(service.run(request(Some(720_000), Some(1_000_000), None)));
         assert_eq!(

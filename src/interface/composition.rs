@@ -367,6 +367,7 @@ impl App {
             self.window_settings(),
             self.slug_style(),
         )
+        .with_catalog(Arc::new(self.catalog()))
     }
 
     /// The pre-compact use case.

@@ -71,9 +71,8 @@ where
     S: AsRef<std::ffi::OsStr>,
 {
     args.into_iter()
-        .map(|arg| arg.as_ref().to_owned())
-        .take_while(|arg| arg != "--")
-        .any(|arg| arg == "--json")
+        .take_while(|arg| arg.as_ref() != "--")
+        .any(|arg| arg.as_ref() == "--json")
 }
 
 impl From<AppError> for CliError {

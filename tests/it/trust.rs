@@ -139,12 +139,12 @@ fn a_template_session_start_would_not_use_is_refused_not_trusted() {
 
 #[test]
 fn trust_without_a_template_is_refused() {
-    let replay = crate::support::Replay::new("notes");
-    replay
-        .env
-        .carryover()
+    let env = Hermetic::new();
+    let project = env.home().join("shop");
+    fs_err::create_dir_all(project.join(".git")).unwrap();
+    env.carryover()
         .args(["trust", "--yes", "--cwd"])
-        .arg(&replay.project)
+        .arg(&project)
         .assert()
         .code(2)
         .stderr(contains("no start-up template"));

@@ -56,7 +56,7 @@ pub fn thread_text(item: &str) -> &str {
 }
 
 fn resolved(item: &str, done: &HashSet<String>) -> bool {
-    let text = item.split(SINCE).next().unwrap_or(item);
+    let text = thread_text(item);
     let text = text.split(PLAN_FILE).next().unwrap_or(text);
     let text = text.split_once(": ").map_or(text, |(_, rest)| rest);
     let wanted: Vec<String> = words(text).collect();
