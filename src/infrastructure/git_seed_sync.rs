@@ -384,7 +384,11 @@ impl SeedSync for GitSeedSync {
                 .ok()
                 .and_then(|t| t.trim().parse::<i64>().ok())
         };
-        let newer = if time(&theirs) > time("HEAD") {
+        // A seed that shares no history with the remote's was set up apart, usually by an
+        // `init` whose defaults nobody chose: the remote's identity was there first and wins,
+        // whichever commit is newer (ADR 0021).
+        let joining = self.git.run(&["merge-base", "HEAD", &theirs]).is_err();
+        let newer = if joining || time(&theirs) > time("HEAD") {
             "theirs"
         } else {
             "ours"

@@ -543,6 +543,46 @@ fn handoffs_follow_the_project_to_a_clone_at_another_path() {
 }
 
 #[test]
+fn a_machine_set_up_later_with_inits_defaults_takes_the_remotes_identity() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop.init();
+    sync(&laptop);
+    // The desktop is set up as the README says, `init` first, with only the names given: its
+    // style, time zone and locale are defaults nobody chose, and its commit is the newer one.
+    let desktop = machine(&remote);
+    let output = desktop
+        .carryover()
+        .args(["init", "--ai-name", "Juno", "--principal", "Mara"])
+        .env("GIT_COMMITTER_DATE", "2099-01-01T00:00:00Z")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let merged = sync(&desktop);
+    let reported: Vec<&str> = merged["conflicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        reported.contains(&"$.identity.preferences.timezone"),
+        "the desktop is told what it gave up: {merged}"
+    );
+    sync(&laptop);
+    for env in [&laptop, &desktop] {
+        let preferences = &seed(env)["identity"]["preferences"];
+        assert_eq!(preferences["responseStyle"], "concise", "{preferences}");
+        assert_eq!(preferences["timezone"], "Europe/Lisbon", "{preferences}");
+        assert_eq!(preferences["locale"], "en-GB", "{preferences}");
+    }
+}
+
+#[test]
 fn a_field_renamed_on_both_machines_takes_the_newer_change_and_says_so() {
     let (_keep, _, laptop, desktop) = two_machines(None);
     // The commits' times decide which change is newer; they are set, not waited for.
