@@ -63,7 +63,7 @@ pub use prompt_recall::{
     recall_signals,
 };
 pub use propose_from_transcript::{ProposeFromTranscript, TranscriptProposals};
-pub use review::{AcceptScope, Decision, Review, ReviewOutcome};
+pub use review::{AcceptScope, Decision, ProposalListing, Review, ReviewOutcome};
 pub use seed_status::{SeedStatus, StatusReport};
 pub use session_end::{HandoffSettings, SessionEnd, SessionEndOutcome, SessionEndRequest};
 #[cfg(test)]

@@ -2,13 +2,15 @@
 
 use std::sync::Arc;
 
-use crate::domain::ports::{Clock, IdGenerator, SeedRepository};
+use crate::domain::ports::{Clock, IdGenerator, ProjectCatalog, SeedRepository};
 use crate::domain::prefix::resolve_prefix;
-use crate::domain::scope::EVERY_PROJECT;
+use crate::domain::project::Project;
+use crate::domain::scope::{EVERY_PROJECT, Visibility};
 use crate::domain::seed::{Learning, Proposal, ProposalStatus, Seed};
 use crate::domain::{ChangeReason, RuleError};
 
 use super::AppError;
+use super::known_projects::known_projects;
 
 /// What to do with a proposal.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,17 +41,39 @@ pub struct ReviewOutcome {
     pub rejected: Vec<String>,
 }
 
+/// The proposals a listing shows, and how many it leaves out as other projects'.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProposalListing {
+    /// Newest first.
+    pub shown: Vec<Proposal>,
+    /// Those a session in the project asked about would not be shown: other projects'.
+    pub elsewhere: usize,
+}
+
 /// Proposal review.
 pub struct Review<S> {
     seeds: S,
     clock: Arc<dyn Clock>,
     ids: Arc<dyn IdGenerator>,
+    catalog: Option<Arc<dyn ProjectCatalog>>,
 }
 
 impl<S: SeedRepository> Review<S> {
     /// A service over the given ports.
     pub fn new(seeds: S, clock: Arc<dyn Clock>, ids: Arc<dyn IdGenerator>) -> Self {
-        Self { seeds, clock, ids }
+        Self {
+            seeds,
+            clock,
+            ids,
+            catalog: None,
+        }
+    }
+
+    /// Knows the projects `catalog` lists, so that a listing for one project leaves out what
+    /// its session start would (a global proposal naming another project, ADR 0010).
+    pub fn with_catalog(mut self, catalog: Arc<dyn ProjectCatalog>) -> Self {
+        self.catalog = Some(catalog);
+        self
     }
 
     async fn seed(&self) -> Result<Seed, AppError> {
@@ -61,22 +85,35 @@ impl<S: SeedRepository> Review<S> {
             .seed)
     }
 
-    /// Proposals, newest first; decided ones only when `all` is set.
-    pub async fn list(&self, all: bool) -> Result<Vec<Proposal>, AppError> {
-        let mut proposals: Vec<Proposal> = self
-            .seed()
-            .await?
-            .state
-            .proposals
-            .into_iter()
-            .filter(|p| all || p.is_pending())
-            .collect();
-        proposals.sort_by(|a, b| {
+    /// Proposals, newest first; decided ones only when `all` is set. With `here`, only those
+    /// a session in that project is shown (the global ones and its own), the rest counted.
+    pub async fn list(
+        &self,
+        all: bool,
+        here: Option<&Project>,
+    ) -> Result<ProposalListing, AppError> {
+        let seed = self.seed().await?;
+        let known = match here {
+            Some(_) => known_projects(self.catalog.as_deref(), &seed).await,
+            None => Vec::new(),
+        };
+        let visibility = here.map(|project| Visibility::new(project, known));
+        let mut listing = ProposalListing::default();
+        for proposal in seed.state.proposals {
+            if !(all || proposal.is_pending()) {
+                continue;
+            }
+            match &visibility {
+                Some(rule) if !rule.admits_proposal(&proposal) => listing.elsewhere += 1,
+                _ => listing.shown.push(proposal),
+            }
+        }
+        listing.shown.sort_by(|a, b| {
             b.extracted_at
                 .cmp(&a.extracted_at)
                 .then_with(|| a.id.cmp(&b.id))
         });
-        Ok(proposals)
+        Ok(listing)
     }
 
     /// The proposal whose id starts with `prefix`, whatever its status.
@@ -259,8 +296,9 @@ mod tests {
     #[test]
     fn lists_pending_newest_first_and_shows_any() {
         let review = Review::new(store(Arc::default()), fixed_clock(), ids());
-        let pending: Vec<String> = pollster::block_on(review.list(false))
+        let pending: Vec<String> = pollster::block_on(review.list(false, None))
             .unwrap()
+            .shown
             .into_iter()
             .map(|p| p.id)
             .collect();
@@ -268,11 +306,44 @@ mod tests {
             pending,
             vec!["prp_T7nB3vKd9Spe", "prp_Q4mZ8xWc2Lna", "prp_F2hJ6qRw1Xtb"]
         );
-        assert_eq!(pollster::block_on(review.list(true)).unwrap().len(), 4);
+        assert_eq!(
+            pollster::block_on(review.list(true, None))
+                .unwrap()
+                .shown
+                .len(),
+            4
+        );
         assert_eq!(
             pollster::block_on(review.show("Y9c")).unwrap().status,
             ProposalStatus::Rejected
         );
+    }
+
+    #[test]
+    fn a_listing_for_one_project_leaves_out_and_counts_what_its_sessions_are_not_shown() {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_load().returning(|| {
+            let mut seed = example();
+            let mut pending = seed.state.proposals.iter_mut().filter(|p| p.is_pending());
+            pending.next().unwrap().project = Some("path:/home/u/web".into());
+            pending.next().unwrap().content = "web-app: never commit to main".into();
+            Ok(Some(LoadedSeed {
+                seed,
+                repaired: None,
+            }))
+        });
+        let mut catalog = crate::domain::ports::MockProjectCatalog::new();
+        catalog.expect_names().returning(|| vec!["web-app".into()]);
+        let review = Review::new(seeds, fixed_clock(), ids()).with_catalog(Arc::new(catalog));
+        let here = Project::at("/home/u/notes");
+        let listing = pollster::block_on(review.list(false, Some(&here))).unwrap();
+        assert_eq!(
+            (listing.shown.len(), listing.elsewhere),
+            (1, 2),
+            "{listing:?}"
+        );
+        let everywhere = pollster::block_on(review.list(false, None)).unwrap();
+        assert_eq!((everywhere.shown.len(), everywhere.elsewhere), (3, 0));
     }
 
     #[test]

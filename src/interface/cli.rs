@@ -264,12 +264,16 @@ pub enum Scope {
 /// `proposals` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum ProposalsCommand {
-    /// Pending proposals, newest first, with their short ids.
-    #[command(after_help = "Example: carryover proposals list --json")]
+    /// Pending proposals, newest first, with their short ids: the global ones and the current
+    /// project's (those its session start lists), unless `--all-projects`.
+    #[command(after_help = "Example: carryover proposals list --all-projects --json")]
     List {
         /// Include accepted and rejected ones.
         #[arg(long)]
         all: bool,
+        /// Include other projects' proposals.
+        #[arg(long)]
+        all_projects: bool,
         /// Print JSON for scripts.
         #[arg(long)]
         json: bool,
@@ -323,9 +327,14 @@ pub enum ProposalsCommand {
         prefixes: Vec<String>,
     },
     /// Go through pending proposals on a terminal: accept, reject, skip or quit; the
-    /// decisions are applied together, as one commit.
+    /// decisions are applied together, as one commit. The global ones and the current
+    /// project's, unless `--all-projects`.
     #[command(after_help = "Example: carryover proposals review")]
-    Review,
+    Review {
+        /// Include other projects' proposals.
+        #[arg(long)]
+        all_projects: bool,
+    },
 }
 
 /// `import` subcommands.

@@ -40,10 +40,11 @@ fn install_fixture_memories(env: &Hermetic, project: &Path) -> PathBuf {
     folder
 }
 
+/// Every pending proposal, whatever its project (the test runs outside the project).
 fn pending(env: &Hermetic) -> Vec<Value> {
     let out = env
         .carryover()
-        .args(["proposals", "list", "--json"])
+        .args(["proposals", "list", "--all-projects", "--json"])
         .assert()
         .success();
     serde_json::from_slice::<Value>(&out.get_output().stdout)

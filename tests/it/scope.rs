@@ -307,6 +307,21 @@ fn a_projects_proposals_never_show_in_another(#[case] said: &str, #[case] shown:
     let in_web = context(&env, &web);
     assert!(!in_web.contains(shown), "{in_web}");
     assert!(!in_web.contains("Proposed learnings"), "{in_web}");
+    let list_in_web = |extra: &[&str]| {
+        let output = env
+            .carryover()
+            .current_dir(&web)
+            .args(["proposals", "list"])
+            .args(extra)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let listed = list_in_web(&[]);
+    assert!(!listed.contains(shown), "{listed}");
+    assert!(listed.contains("1 more for other projects"), "{listed}");
+    let listed = list_in_web(&["--all-projects"]);
+    assert!(listed.contains(shown), "{listed}");
 }
 
 #[test]

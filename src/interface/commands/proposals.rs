@@ -15,17 +15,24 @@ use crate::interface::error::CliError;
 
 /// Runs a `proposals` subcommand.
 pub fn proposals(command: &ProposalsCommand, app: &App) -> Result<(), CliError> {
-    let review = Review::new(app.seeds(COMMAND_LOCK_WAIT), app.clock.clone(), app.ids());
+    let review = Review::new(app.seeds(COMMAND_LOCK_WAIT), app.clock.clone(), app.ids())
+        .with_catalog(std::sync::Arc::new(app.catalog()));
     match command {
-        ProposalsCommand::List { all, json } => {
-            let listed = pollster::block_on(review.list(*all))?;
+        ProposalsCommand::List {
+            all,
+            all_projects,
+            json,
+        } => {
+            let here = (!*all_projects).then(|| app.project(&app.cwd(None)));
+            let listing = pollster::block_on(review.list(*all, here.as_ref()))?;
+            let listed = &listing.shown;
             if *json {
                 crate::say!(
                     "{}",
                     serde_json::Value::Array(listed.iter().map(to_json).collect())
                 );
             } else if listed.is_empty() {
-                crate::say!("No pending proposals.");
+                crate::say!("No pending proposals{}.", for_here(here.as_ref()));
             } else {
                 let ids: Vec<&str> = listed.iter().map(|p| p.id.as_str()).collect();
                 for (proposal, id) in listed.iter().zip(short_ids(&ids, 5)) {
@@ -40,6 +47,9 @@ pub fn proposals(command: &ProposalsCommand, app: &App) -> Result<(), CliError> 
                         scope_label(proposal)
                     );
                 }
+            }
+            if !*json {
+                say_elsewhere(listing.elsewhere);
             }
         }
         ProposalsCommand::Show { prefix, json } => {
@@ -86,7 +96,7 @@ pub fn proposals(command: &ProposalsCommand, app: &App) -> Result<(), CliError> 
                 .map(|p| (p.clone(), Decision::Reject))
                 .collect(),
         )?,
-        ProposalsCommand::Review => interactive(app, &review)?,
+        ProposalsCommand::Review { all_projects } => interactive(app, &review, *all_projects)?,
         ProposalsCommand::Extract {
             transcript,
             session_id,
@@ -98,7 +108,7 @@ pub fn proposals(command: &ProposalsCommand, app: &App) -> Result<(), CliError> 
         command,
         ProposalsCommand::Accept { .. }
             | ProposalsCommand::Reject { .. }
-            | ProposalsCommand::Review
+            | ProposalsCommand::Review { .. }
     ) {
         // Decisions reach the other machines without waiting for them (`[sync] auto`).
         app.sync_in_background();
@@ -271,7 +281,7 @@ fn report(app: &App, outcome: &ReviewOutcome) {
 }
 
 /// One proposal at a time on the terminal; nothing is written until the end (or `q`).
-fn interactive(app: &App, review: &Review<Seeds>) -> Result<(), CliError> {
+fn interactive(app: &App, review: &Review<Seeds>, all_projects: bool) -> Result<(), CliError> {
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
         // Run by an assistant, the refusal speaks to it: reviewing is the user's decision.
         return Err(match app.env.agent_running.as_deref() {
@@ -287,13 +297,18 @@ fn interactive(app: &App, review: &Review<Seeds>) -> Result<(), CliError> {
             ),
         });
     }
-    let pending = pollster::block_on(review.list(false))?;
+    let here = app.project(&app.cwd(None));
+    let listing = pollster::block_on(review.list(false, (!all_projects).then_some(&here)))?;
+    let pending = listing.shown;
     if pending.is_empty() {
-        crate::say!("No pending proposals.");
+        crate::say!(
+            "No pending proposals{}.",
+            for_here((!all_projects).then_some(&here))
+        );
+        say_elsewhere(listing.elsewhere);
         return Ok(());
     }
     let mut decisions = Vec::new();
-    let here = app.project(&app.cwd(None));
     let mut input = std::io::stdin().lock();
     let colour = crate::interface::output::colour_on_stdout();
     for (number, proposal) in pending.iter().enumerate() {
@@ -347,9 +362,26 @@ fn interactive(app: &App, review: &Review<Seeds>) -> Result<(), CliError> {
             _ => {}
         }
     }
+    say_elsewhere(listing.elsewhere);
     if decisions.is_empty() {
         crate::say!("Nothing decided.");
         return Ok(());
     }
     decide(app, review, decisions)
+}
+
+/// ` for <project>` when a listing was for one project.
+fn for_here(here: Option<&crate::domain::project::Project>) -> String {
+    here.map(|project| format!(" for {}", project.name))
+        .unwrap_or_default()
+}
+
+/// Says how many proposals a listing for this project left out, and how to see them.
+fn say_elsewhere(elsewhere: usize) {
+    if elsewhere > 0 {
+        crate::say!(
+            "({elsewhere} more for other projects: --all-projects shows {})",
+            if elsewhere == 1 { "it" } else { "them" }
+        );
+    }
 }
