@@ -2,7 +2,8 @@
 
 use crate::domain::ports::{Clock, Embedder, EmbeddingIndex, SeedRepository};
 use crate::domain::prefix::resolve_prefix;
-use crate::domain::scope::is_global;
+use crate::domain::project::Project;
+use crate::domain::scope::{EVERY_PROJECT, is_global, scope_label};
 use crate::domain::seed::{Learning, LearningKind, Seed};
 use crate::domain::{ChangeReason, RuleError};
 
@@ -18,6 +19,26 @@ pub struct FoundLearning {
     pub learning: Learning,
     /// Similarity to the search, when searched.
     pub score: Option<f32>,
+}
+
+/// Where `learnings scope` moves a learning.
+#[derive(Debug, Clone)]
+pub enum ScopeTarget {
+    /// Every project, even when its text names one.
+    Global,
+    /// One project.
+    Project(Project),
+}
+
+/// A learning as an edit left it, and as it was before.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edited {
+    /// The learning now.
+    pub found: FoundLearning,
+    /// The learning before the edit.
+    pub before: Learning,
+    /// Whether the edit changed anything.
+    pub changed: bool,
 }
 
 /// Which learnings a listing shows.
@@ -85,36 +106,64 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
         Ok(found)
     }
 
-    /// Moves the learning whose id starts with `prefix` to `project` (a project id), or makes
-    /// it global; returns it as changed.
+    /// Moves the learning whose id starts with `prefix` to `target`. A learning of another
+    /// project moves only when `force` is set: run in the wrong directory, the command would
+    /// otherwise take it from the project whose sessions use it.
     pub async fn set_scope(
         &self,
         prefix: &str,
-        project: Option<String>,
-    ) -> Result<FoundLearning, AppError> {
-        let change = match &project {
-            Some(id) => format!("scope {id}"),
-            None => "scope global".to_owned(),
+        target: ScopeTarget,
+        force: bool,
+    ) -> Result<Edited, AppError> {
+        let change = match &target {
+            ScopeTarget::Project(project) => format!("scope {}", project.id.as_str()),
+            ScopeTarget::Global => "scope global".to_owned(),
         };
-        self.edit(prefix, change, move |learning| learning.project = project)
-            .await
-    }
-
-    /// Pins (or unpins) the learning whose id starts with `prefix`.
-    pub async fn set_pinned(&self, prefix: &str, pinned: bool) -> Result<FoundLearning, AppError> {
-        let change = if pinned { "pin" } else { "unpin" };
-        self.edit(prefix, change.to_owned(), move |learning| {
-            learning.pinned = pinned
+        self.edit(prefix, change, move |learning| {
+            let stored = learning.project.as_deref();
+            match &target {
+                ScopeTarget::Global => {
+                    // Global on purpose, even if it names a project (ADR 0010).
+                    learning.project = Some(EVERY_PROJECT.to_owned());
+                }
+                ScopeTarget::Project(project) => {
+                    if let Some(other) = stored.filter(|s| !is_global(Some(s)))
+                        && !project.owns(other)
+                        && !force
+                    {
+                        return Err(RuleError::OtherProjectsLearning {
+                            id: learning.id.clone(),
+                            project: scope_label(Some(other)),
+                        });
+                    }
+                    if !stored.is_some_and(|s| project.owns(s)) {
+                        learning.project = Some(project.id.as_str().to_owned());
+                    }
+                }
+            }
+            Ok(())
         })
         .await
     }
 
+    /// Pins (or unpins) the learning whose id starts with `prefix`.
+    pub async fn set_pinned(&self, prefix: &str, pinned: bool) -> Result<Edited, AppError> {
+        let change = if pinned { "pin" } else { "unpin" };
+        self.edit(prefix, change.to_owned(), move |learning| {
+            learning.pinned = pinned;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Applies `apply` to the learning whose id starts with `prefix`, as one commit (none
+    /// when it changed nothing); nothing is written when `apply` refuses.
     async fn edit(
         &self,
         prefix: &str,
         change: String,
-        apply: impl FnOnce(&mut Learning) + Send + 'static,
-    ) -> Result<FoundLearning, AppError> {
+        apply: impl FnOnce(&mut Learning) -> Result<(), RuleError> + Send + 'static,
+    ) -> Result<Edited, AppError> {
         let prefix = prefix.to_owned();
         let edited = std::sync::Arc::new(std::sync::Mutex::new(None));
         let record = edited.clone();
@@ -129,15 +178,19 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
                     if let Some(learning) =
                         seed.learned.of_mut(kind).iter_mut().find(|l| l.id == id)
                     {
-                        apply(learning);
+                        let before = learning.clone();
+                        apply(learning)?;
                         *record
                             .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner) =
-                            Some(FoundLearning {
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Edited {
+                            changed: *learning != before,
+                            before,
+                            found: FoundLearning {
                                 kind,
                                 learning: learning.clone(),
                                 score: None,
-                            });
+                            },
+                        });
                         break;
                     }
                 }
@@ -306,6 +359,80 @@ mod tests {
         );
         let forgotten = pollster::block_on(learnings.forget("Mt6g")).unwrap();
         assert_eq!(forgotten.learning.id, "ins_Mt6gD4xCk2Za");
+    }
+
+    /// A seed whose `ins_Mt6gD4xCk2Za` has the scope `stored`; what an edit writes is kept.
+    fn scoped(
+        stored: Option<&'static str>,
+        written: std::sync::Arc<std::sync::Mutex<Option<Seed>>>,
+    ) -> MockSeedRepository {
+        let seed = move || {
+            let mut seed = example();
+            let insights = seed.learned.of_mut(LearningKind::Insight);
+            let learning = insights.iter_mut().find(|l| l.id == "ins_Mt6gD4xCk2Za");
+            learning.unwrap().project = stored.map(str::to_owned);
+            seed
+        };
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_update().returning(move |edit| {
+            let (edited, _) = edit(Some(seed()))?;
+            *written.lock().unwrap() = Some(edited.clone());
+            Ok(edited)
+        });
+        seeds
+    }
+
+    #[rstest::rstest]
+    #[case::global_to_here(None, "here", false, Ok(Some("path:/home/u/here")))]
+    #[case::here_stays(
+        Some("path:/home/u/here"),
+        "here",
+        false,
+        Ok(Some("path:/home/u/here"))
+    )]
+    #[case::elsewhere_refused(Some("path:/home/u/there"), "here", false, Err(()))]
+    #[case::elsewhere_forced(
+        Some("path:/home/u/there"),
+        "here",
+        true,
+        Ok(Some("path:/home/u/here"))
+    )]
+    #[case::anything_to_global(Some("path:/home/u/there"), "global", false, Ok(Some("*")))]
+    fn a_learning_moves_to_another_project_only_when_forced(
+        #[case] stored: Option<&'static str>,
+        #[case] target: &str,
+        #[case] force: bool,
+        #[case] expected: Result<Option<&str>, ()>,
+    ) {
+        let written = std::sync::Arc::default();
+        let learnings = Learnings::new(
+            scoped(stored, std::sync::Arc::clone(&written)),
+            flat_embedder(),
+            empty_index(),
+            fixed_clock(),
+        );
+        let target = match target {
+            "global" => ScopeTarget::Global,
+            name => ScopeTarget::Project(Project::at(format!("/home/u/{name}"))),
+        };
+        let edited = pollster::block_on(learnings.set_scope("Mt6g", target, force));
+        match expected {
+            Ok(scope) => {
+                let edited = edited.unwrap();
+                assert_eq!(edited.found.learning.project.as_deref(), scope);
+                assert_eq!(edited.changed, stored != scope);
+            }
+            Err(()) => {
+                assert!(
+                    matches!(
+                        edited,
+                        Err(AppError::Rule(RuleError::OtherProjectsLearning { .. }))
+                    ),
+                    "{edited:?}"
+                );
+                assert!(written.lock().unwrap().is_none(), "nothing written");
+            }
+        }
     }
 
     #[test]

@@ -73,6 +73,14 @@ pub enum RuleError {
         /// `accepted` or `rejected`.
         status: String,
     },
+    /// `learnings scope ID project` would take another project's learning away from it.
+    #[error("{id} belongs to {project}; nothing was written")]
+    OtherProjectsLearning {
+        /// The learning's id.
+        id: String,
+        /// Its scope as people read it (`project shop-api`).
+        project: String,
+    },
     /// A learning with the same text already exists.
     #[error("the same learning already exists as {id}")]
     DuplicateLearning {

@@ -425,7 +425,8 @@ Examples:\n  carryover learnings forget ins_7Qm2v\n  carryover learnings forget 
         #[arg(long)]
         purge: bool,
     },
-    /// Move a learning to the current directory's project, or make it global.
+    /// Move a learning to the current directory's project, or make it global. Another
+    /// project's learning moves only with `--force`.
     #[command(after_help = "Example: carryover learnings scope pat_7Qm2v project")]
     Scope {
         /// The start of its id.
@@ -433,6 +434,9 @@ Examples:\n  carryover learnings forget ins_7Qm2v\n  carryover learnings forget 
         /// `project` (the project of the current directory) or `global`.
         #[arg(value_enum)]
         scope: ScopeArg,
+        /// Move it even when it belongs to another project.
+        #[arg(long)]
+        force: bool,
     },
     /// Always show a learning first at session start (a standing rule).
     #[command(after_help = "Example: carryover learnings pin 7Qm2v")]

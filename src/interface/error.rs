@@ -166,6 +166,10 @@ impl From<RuleError> for CliError {
                 Some("`carryover proposals list` and `carryover learnings list` show the ids")
             }
             RuleError::AmbiguousPrefix { .. } => Some("type more of the id"),
+            RuleError::OtherProjectsLearning { .. } => Some(
+                "run it in the directory of the project it should belong to, or add --force \
+                 to move it to this one (that project's sessions stop seeing it)",
+            ),
             RuleError::SecretInLearning { .. } => Some(
                 "learnings are committed to the data home's git and injected into every session; \
                  say where the secret lives instead (\"the deploy token is in 1Password, vault Ops\")",

@@ -135,9 +135,7 @@ fn a_global_learning_naming_another_project_stays_in_that_project() {
         ])
         .assert()
         .success()
-        .stdout(predicates::str::contains(
-            "is now in project git:github.com/acme/shop-api",
-        ));
+        .stdout(predicates::str::contains("is now in project shop-api:"));
     assert!(context(&env, &api).contains("sqlx"));
     // Global on purpose: it shows everywhere, names or not.
     env.carryover()
@@ -145,8 +143,62 @@ fn a_global_learning_naming_another_project_stays_in_that_project() {
         .args(["learnings", "scope", sqlx["id"].as_str().unwrap(), "global"])
         .assert()
         .success()
-        .stdout(predicates::str::contains("is now global"));
+        .stdout(predicates::str::contains(
+            "is now global, no longer in project shop-api:",
+        ));
     assert!(context(&env, &web).contains("sqlx"));
+}
+
+#[test]
+fn another_projects_learning_moves_here_only_when_forced() {
+    let (env, api, web) = two_projects();
+    learn(
+        &env,
+        &api,
+        &["--project", "insight", "Integration tests need Docker"],
+    );
+    let listed = env
+        .carryover()
+        .current_dir(&api)
+        .args(["learnings", "list", "--project", "--json"])
+        .output()
+        .unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let id = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["content"].as_str().unwrap().contains("need Docker"))
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let scope = |dir: &std::path::Path, extra: &[&str]| {
+        env.carryover()
+            .current_dir(dir)
+            .args(["learnings", "scope", &id, "project"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let refused = scope(&web, &[]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("belongs to project shop-api"), "{stderr}");
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert!(context(&env, &api).contains("need Docker"), "nothing moved");
+    let again = scope(&api, &[]);
+    let said = String::from_utf8_lossy(&again.stdout);
+    assert!(said.contains("was already in project shop-api"), "{said}");
+    let moved = scope(&web, &["--force"]);
+    let said = String::from_utf8_lossy(&moved.stdout);
+    assert!(
+        said.contains("is now in project web-app, no longer in project shop-api"),
+        "{said}{}",
+        String::from_utf8_lossy(&moved.stderr)
+    );
+    assert!(context(&env, &web).contains("need Docker"));
+    assert!(!context(&env, &api).contains("need Docker"));
 }
 
 #[test]

@@ -2,8 +2,8 @@
 
 use serde_json::json;
 
-use crate::application::{FoundLearning, Learnings, ScopeFilter};
-use crate::domain::scope::{EVERY_PROJECT, scope_project};
+use crate::application::{FoundLearning, Learnings, ScopeFilter, ScopeTarget};
+use crate::domain::scope::{scope_label, scope_project};
 use crate::interface::cli::{LearningsCommand, ListScope, ScopeArg};
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
@@ -100,33 +100,60 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
                 );
             }
         }
-        LearningsCommand::Scope { prefix, scope } => {
-            let project = match scope {
-                ScopeArg::Project => current_project(app),
-                // Global on purpose, even if it names a project (ADR 0010).
-                ScopeArg::Global => EVERY_PROJECT.to_owned(),
+        LearningsCommand::Scope {
+            prefix,
+            scope,
+            force,
+        } => {
+            let target = match scope {
+                ScopeArg::Project => ScopeTarget::Project(app.project(&app.cwd(None))),
+                ScopeArg::Global => ScopeTarget::Global,
             };
-            let found = pollster::block_on(service.set_scope(prefix, Some(project)))?;
-            crate::say!(
-                "{} is now {}: {}",
-                found.learning.id,
-                scope_label(&found),
-                found.learning.content
-            );
+            let edited = pollster::block_on(service.set_scope(prefix, target, *force))?;
+            let id = &edited.found.learning.id;
+            let placed = |project: Option<&str>| match scope_label(project).as_str() {
+                "global" => "global".to_owned(),
+                project => format!("in {project}"),
+            };
+            let now = placed(edited.found.learning.project.as_deref());
+            let was = placed(edited.before.project.as_deref());
+            let content = &edited.found.learning.content;
+            // Made global on purpose from global by default changes the seed, not the label.
+            if !edited.changed || (now == was && now == "global") {
+                crate::say!("{id} was already {now}: {content}");
+            } else if was == "global" {
+                crate::say!("{id} is now {now}: {content}");
+            } else {
+                crate::say!("{id} is now {now}, no longer {was}: {content}");
+            }
         }
         LearningsCommand::Pin { prefix } => {
-            let found = pollster::block_on(service.set_pinned(prefix, true))?;
-            crate::say!("Pinned {}: {}", found.learning.id, found.learning.content);
+            let edited = pollster::block_on(service.set_pinned(prefix, true))?;
+            let already = if edited.changed { "" } else { "Already " };
+            let pinned = if edited.changed { "Pinned" } else { "pinned" };
+            crate::say!(
+                "{already}{pinned} {}: {}",
+                edited.found.learning.id,
+                edited.found.learning.content
+            );
         }
         LearningsCommand::Unpin { prefix } => {
-            let found = pollster::block_on(service.set_pinned(prefix, false))?;
-            crate::say!("Unpinned {}: {}", found.learning.id, found.learning.content);
+            let edited = pollster::block_on(service.set_pinned(prefix, false))?;
+            let what = if edited.changed {
+                "Unpinned"
+            } else {
+                "Not pinned"
+            };
+            crate::say!(
+                "{what} {}: {}",
+                edited.found.learning.id,
+                edited.found.learning.content
+            );
         }
     }
     Ok(())
 }
 
-/// The filter the flags ask for; `None` for the default (global and this project's).
 /// The scopes a listing or search covers; by default what a session here may be shown, the
 /// global learnings and this project's.
 fn scopes(scope: ListScope, app: &App) -> Vec<ScopeFilter> {
@@ -146,13 +173,6 @@ fn scopes(scope: ListScope, app: &App) -> Vec<ScopeFilter> {
 
 fn current_project(app: &App) -> String {
     app.project(&app.cwd(None)).id.as_str().to_owned()
-}
-
-fn scope_label(found: &FoundLearning) -> String {
-    match scope_project(found.learning.project.as_deref()) {
-        None => "global".to_owned(),
-        Some(id) => format!("in project {id}"),
-    }
 }
 
 fn print_all(found: &[FoundLearning], as_json: bool) {
