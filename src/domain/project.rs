@@ -27,9 +27,22 @@ pub struct ProjectId(String);
 
 impl ProjectId {
     /// The identity of a repository with this `origin` URL, in any of git's spellings
-    /// (`git@github.com:Acme/shop-api.git`, `https://user@github.com/acme/shop-api`).
+    /// (`git@github.com:Acme/shop-api.git`, `https://user@github.com/acme/shop-api`), or an
+    /// absolute local path (`/srv/git/shop.git`, `file:///srv/git/shop.git`), which every
+    /// clone of it on this machine (or this network share) shares.
     pub fn from_remote(url: &str) -> Option<Self> {
         let url = url.trim();
+        let local = url.strip_prefix("file://").unwrap_or(url);
+        if local.starts_with('/') {
+            // A path's case is its own; only a host's is not.
+            let path = local.trim_end_matches('/').trim_end_matches(".git");
+            let path = path.trim_end_matches('/');
+            return (!path.is_empty()).then(|| Self(format!("git:file{path}")));
+        }
+        if local.starts_with('.') {
+            // Relative to a directory this text does not know.
+            return None;
+        }
         let rest = match url.split_once("://") {
             Some((_, rest)) => rest.to_owned(),
             // scp-like `user@host:path`
@@ -163,6 +176,9 @@ pub struct ProjectSlug {
     name: String,
     /// The name carryover 0.1 gave the same project, whose data is carried over.
     legacy: Option<String>,
+    /// The name the project had while known by its path, before it had an `origin` remote
+    /// (or before carryover read its remote on disk as one): its data is carried over too.
+    by_path: Option<String>,
 }
 
 impl ProjectSlug {
@@ -170,23 +186,38 @@ impl ProjectSlug {
     /// never share a directory and every worktree and clone of one finds the same. Its 0.1
     /// directory, named after its main worktree's path, is carried over.
     pub fn for_project(project: &Project) -> Self {
+        Self {
+            name: Self::of_identity(&project.id),
+            legacy: Some(Self::from_text(&project.main_root.to_string_lossy()).name),
+            by_path: project.former_id().map(|id| Self::of_identity(&id)),
+        }
+    }
+
+    fn of_identity(id: &ProjectId) -> String {
         // Only the identity decides, so that a clone moved to another directory name finds
         // the same directory.
-        let readable = Self::from_text(project.id.short_name()).name;
-        let hash = format!("{:08x}", fnv1a(project.id.as_str().as_bytes()) as u32);
+        let readable = Self::from_text(id.short_name()).name;
+        let hash = format!("{:08x}", fnv1a(id.as_str().as_bytes()) as u32);
         let keep = MAX_SLUG - hash.len() - 1;
         let mut name: String = readable.chars().take(keep).collect();
         name.push('-');
         name.push_str(&hash);
-        Self {
-            name,
-            legacy: Some(Self::from_text(&project.main_root.to_string_lossy()).name),
-        }
+        name
     }
 
     /// The name carryover 0.1 gave this project, when it differs: stores carry its data over.
     pub fn legacy(&self) -> Option<&str> {
         self.legacy.as_deref().filter(|old| *old != self.name)
+    }
+
+    /// The names whose directories hold this project's data from before, oldest first: its
+    /// 0.1 name, then its name while it was known by its path.
+    pub fn carried_over(&self) -> impl Iterator<Item = &str> {
+        self.legacy().into_iter().chain(
+            self.by_path
+                .as_deref()
+                .filter(|old| *old != self.name && Some(*old) != self.legacy()),
+        )
     }
 
     /// Every character outside `[A-Za-z0-9]` becomes `-`.
@@ -206,6 +237,7 @@ impl ProjectSlug {
         Self {
             name: slug,
             legacy: None,
+            by_path: None,
         }
     }
 
@@ -362,7 +394,10 @@ mod tests {
         "ssh://git@gitlab.example.com:2222/group/sub/app.git",
         Some("git:gitlab.example.com/group/sub/app")
     )]
-    #[case("/srv/git/app.git", None)]
+    #[case("/srv/git/app.git", Some("git:file/srv/git/app"))]
+    #[case("file:///srv/git/App.git/", Some("git:file/srv/git/App"))]
+    #[case("/", None)]
+    #[case("../app.git", None)]
     #[case("", None)]
     fn remotes_in_every_spelling_name_one_project(#[case] url: &str, #[case] id: Option<&str>) {
         assert_eq!(

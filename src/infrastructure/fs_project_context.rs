@@ -112,6 +112,22 @@ fn origin_url(config: &str) -> Option<String> {
     None
 }
 
+/// A remote on this machine's disk as one absolute path, whatever the spelling: relative to
+/// the main worktree (as git reads it), symbolic links resolved, so that every clone of one
+/// bare repository names it alike. Other URLs are returned as they are.
+fn local_remote(url: &str, main_root: &Path) -> String {
+    let path = url.strip_prefix("file://").unwrap_or(url);
+    let relative = path.starts_with("./") || path.starts_with("../");
+    if !(relative || path.starts_with('/')) {
+        return url.to_owned();
+    }
+    let path = main_root.join(path);
+    path.canonicalize()
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
 #[async_trait::async_trait]
 impl ProjectContext for FsProjectContext {
     async fn project(&self, cwd: &Path) -> Project {
@@ -132,7 +148,7 @@ impl ProjectContext for FsProjectContext {
         let id = super::read_regular_text(&common.join("config"), super::SMALL_FILE_BYTES)
             .ok()
             .and_then(|config| origin_url(&config))
-            .and_then(|url| ProjectId::from_remote(&url))
+            .and_then(|url| ProjectId::from_remote(&local_remote(&url, &main_root)))
             .unwrap_or_else(|| ProjectId::from_path(&main_root));
         Project::new(root.to_path_buf(), main_root, id)
     }
@@ -219,6 +235,34 @@ mod tests {
             in_main.id,
             "the remote names it wherever it is"
         );
+    }
+
+    #[rstest::rstest]
+    #[case::absolute(None)]
+    #[case::file_url(Some("file://"))]
+    #[case::relative(Some("../"))]
+    fn clones_of_one_bare_repository_on_disk_are_one_project(#[case] spelled: Option<&str>) {
+        let dir = tempfile::tempdir().unwrap();
+        let bare = dir.path().join("shop.git");
+        fs_err::create_dir_all(&bare).unwrap();
+        git_in(&bare, &["init", "-q", "--bare"]);
+        let project = |p: &Path| pollster::block_on(FsProjectContext.project(p));
+        let clone = |name: &str, url: &str| {
+            let path = dir.path().join(name);
+            fs_err::create_dir_all(&path).unwrap();
+            git_in(&path, &["init", "-q"]);
+            git_in(&path, &["remote", "add", "origin", url]);
+            project(&path).id
+        };
+        let absolute = bare.canonicalize().unwrap().display().to_string();
+        let other = match spelled {
+            None => absolute.clone(),
+            Some("file://") => format!("file://{absolute}"),
+            Some(_) => "../shop.git".to_owned(),
+        };
+        let first = clone("one", &absolute);
+        assert!(first.as_str().starts_with("git:file/"), "{first}");
+        assert_eq!(clone("two", &other), first);
     }
 
     #[test]

@@ -126,11 +126,16 @@ fn to_item(flag: &FlagValue) -> Item {
 impl FlagStore for TomlFlagStore {
     async fn resolved(&self, project: &ProjectSlug) -> Result<ResolvedFlags, FlagError> {
         let config = self.config(&self.read_text()?)?;
-        // A project's flags set by carryover 0.1 are under its old slug.
+        // A project's flags set by carryover 0.1, or before it had a remote, are under the
+        // slug it had then.
         let own = config
             .projects
             .get(project.as_str())
-            .or_else(|| project.legacy().and_then(|old| config.projects.get(old)))
+            .or_else(|| {
+                project
+                    .carried_over()
+                    .find_map(|old| config.projects.get(old))
+            })
             .map(|p| &p.feature_flags);
         Ok(ResolvedFlags::resolve(&config.feature_flags, own))
     }

@@ -401,3 +401,43 @@ fn a_learning_kept_before_the_remote_was_added_is_still_the_projects_own() {
     assert!(stderr.contains("already"), "{stderr}");
     assert!(context(&env, &notes).contains("Drafts live in drafts/"));
 }
+
+#[test]
+fn clones_of_a_repository_on_disk_share_their_memory() {
+    let env = Hermetic::new();
+    env.init();
+    let bare = env.home().join("srv/shop.git");
+    fs_err::create_dir_all(&bare).unwrap();
+    git(&bare, &["init", "-q", "--bare", "-b", "main"]);
+    let first = env.home().join("first");
+    let second = env.home().join("second");
+    git(
+        &env.home(),
+        &[
+            "clone",
+            "-q",
+            bare.to_str().unwrap(),
+            first.to_str().unwrap(),
+        ],
+    );
+    let url = format!("file://{}", bare.display());
+    git(
+        &env.home(),
+        &["clone", "-q", &url, second.to_str().unwrap()],
+    );
+    learn(
+        &env,
+        &first,
+        &[
+            "--project",
+            "insight",
+            "The shop's fixtures load from seeds/",
+        ],
+    );
+    assert!(
+        context(&env, &second).contains("fixtures load from seeds/"),
+        "the second clone sees the first one's learning"
+    );
+    let elsewhere = repository(&env, "elsewhere", None);
+    assert!(!context(&env, &elsewhere).contains("fixtures load from seeds/"));
+}
