@@ -843,7 +843,8 @@ pub struct DoctorArgs {
     after_help = "Text that looks like a secret (an API key, a token, a password) is refused: \
 learnings are committed and injected into every session. Text close to a stored learning is \
 learned with a warning that shows the close one; the same text again is refused.\n\n\
-Words that start with `-` go after `--`, which ends the options.\n\n\
+Words that start with `-` go after `--`, which ends the options; a `--` between two words \
+of the text is text.\n\n\
 Examples:\n  carryover learn insight --project shop-api runs its tests with `make check`\n  \
 carryover learn pattern --pin -- Build release binaries with --locked"
 )]

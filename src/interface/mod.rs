@@ -20,7 +20,7 @@ use error::CliError;
 
 /// Parses the command line, runs the command and turns its outcome into an exit code.
 pub fn run() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse(std::env::args_os().collect()) {
         Ok(cli) => cli,
         // A hook must exit 0 whatever it is given: to Claude Code and Gemini CLI, exit 2 blocks
         // (a prompt hook would erase the user's prompt), and settings written by a newer
@@ -48,6 +48,33 @@ pub fn run() -> ExitCode {
             }
             error.report()
         }
+    }
+}
+
+/// The command line as clap reads it, but for a `--` between two words of a learning's text:
+/// that one is text ("Use -- to end options"), where clap takes it for the end of the options
+/// and drops it.
+fn parse(raw: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
+    let mut cli = Cli::try_parse_from(&raw)?;
+    if let Command::Learn(args) = &mut cli.command {
+        keep_inner_dashes(&mut args.text, &raw);
+    }
+    Ok(cli)
+}
+
+/// Puts back the `--` clap dropped from `text` when a word of the text came just before it;
+/// a `--` after an option (`--tag ci -- --locked`) or before all the text stays an end of
+/// options.
+fn keep_inner_dashes(text: &mut Vec<String>, raw: &[std::ffi::OsString]) {
+    let Some(at) = raw.iter().position(|arg| arg == "--") else {
+        return;
+    };
+    let after = raw.len() - at - 1;
+    let Some(before) = text.len().checked_sub(after).filter(|&n| n > 0) else {
+        return;
+    };
+    if raw[at - 1] == text[before - 1].as_str() {
+        text.insert(before, "--".to_owned());
     }
 }
 
@@ -93,5 +120,29 @@ fn dispatch(command: &Command, app: &App) -> Result<(), CliError> {
         Command::Uninstall(args) => commands::uninstall(args, app),
         Command::Sync(args) => commands::sync(args, app),
         Command::MergeDriver(args) => commands::merge_driver(args, app),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case::inside_the_text("learn pattern Use -- to end options", "Use -- to end options")]
+    #[case::before_the_text("learn pattern --pin -- Build with --locked", "Build with --locked")]
+    #[case::after_an_option("learn insight Foo --tag x -- bar", "Foo bar")]
+    #[case::after_a_flag("learn insight Gamma --project -- delta", "Gamma delta")]
+    #[case::twice("learn insight Alpha -- -- beta", "Alpha -- -- beta")]
+    #[case::none("learn insight plain words", "plain words")]
+    fn a_double_dash_inside_a_learning_is_text(#[case] line: &str, #[case] text: &str) {
+        let raw = std::iter::once("carryover")
+            .chain(line.split(' '))
+            .map(std::ffi::OsString::from)
+            .collect();
+        let Command::Learn(args) = parse(raw).unwrap().command else {
+            panic!("not learn");
+        };
+        assert_eq!(args.text.join(" "), text);
     }
 }
