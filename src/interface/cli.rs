@@ -33,7 +33,7 @@ pub enum Command {
     /// Claude Code's status line: context fill, tier and waiting proposals on one line
     /// (reads the client's status payload on stdin; wired by `install`).
     #[command(
-        after_help = "Example: echo '{\"context_window\":{\"total_input_tokens\":171000,\"context_window_size\":1000000}}' | carryover statusline"
+        after_help = "Example (prints `ctx 17% (171k/1M) NOMINAL`):\n  echo '{\"context_window\":{\"total_input_tokens\":171000,\"context_window_size\":1000000,\"current_usage\":{}}}' | carryover statusline"
     )]
     Statusline,
     /// Set up the assistant's identity (asks on a terminal for what flags leave out).

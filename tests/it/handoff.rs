@@ -164,6 +164,22 @@ fn handoff_commands_speak_json_and_refuse_bad_input() {
         .assert()
         .code(2)
         .stderr(contains("no handoff"));
+    let none = replay
+        .env
+        .carryover()
+        .args(["handoff", "show", "--json", "--cwd"])
+        .arg(&replay.project)
+        .output()
+        .unwrap();
+    assert_eq!(none.status.code(), Some(2), "as in text");
+    let value: serde_json::Value = serde_json::from_slice(&none.stdout).unwrap();
+    assert!(
+        value["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no handoff"),
+        "{value}"
+    );
     replay
         .env
         .carryover()

@@ -65,10 +65,8 @@ pub fn handoff(args: &HandoffArgs, app: &App) -> Result<(), CliError> {
                     );
                     Ok(())
                 }
-                None if json => {
-                    crate::say!("null");
-                    Ok(())
-                }
+                // As in text, so that a script tells "none yet" apart by the exit code, and
+                // reads the reason in the JSON error printed at the edge.
                 None => Err(CliError::refused(
                     format!("no handoff for {} yet", project.root.display()),
                     Some(
