@@ -166,10 +166,11 @@ impl<S: SeedRepository> Learn<S> {
     }
 }
 
-/// Control characters (a terminal escape) and invisible marks (zero-width spaces) are not
-/// text: they are removed, and runs of spacing become one space.
+/// Terminal escapes (colour codes: the escape and its parameters), control characters and
+/// invisible marks (zero-width spaces) are not text: they are removed, and runs of spacing
+/// become one space.
 fn clean(content: &str) -> String {
-    content
+    crate::domain::format::without_terminal_escapes(content)
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .filter(|c| !crate::domain::format::is_invisible_format(*c))
@@ -259,6 +260,14 @@ mod tests {
         assert_eq!(learning.confirmed_at, Some(learning.extracted_at));
         let seed = written.lock().unwrap().clone().unwrap();
         assert_eq!(seed.learned.insights, vec![learning]);
+    }
+
+    #[rstest]
+    #[case::colour_codes("Escape \u{1b}[31mRED\u{1b}[0m text", "Escape RED text")]
+    #[case::zero_width_and_tabs("Use\u{200b} tabs\tand  spaces\n", "Use tabs and spaces")]
+    #[case::a_bell("Ring\u{7}the bell", "Ring the bell")]
+    fn a_learning_keeps_only_its_visible_text(#[case] typed: &str, #[case] kept: &str) {
+        assert_eq!(clean(typed), kept);
     }
 
     #[rstest]

@@ -796,7 +796,7 @@ fn terminal_escapes_are_neither_stored_nor_obeyed() {
         .success();
     let seed = fs_err::read_to_string(env.seed_path()).unwrap();
     assert!(
-        !seed.contains("\\u001b") && seed.contains("Keeps ]0;pwned titles short"),
+        !seed.contains("\\u001b") && seed.contains("\"Keeps titles short\""),
         "{seed}"
     );
     // A proposal planted with an escape is listed with it shown, not sent to the terminal.

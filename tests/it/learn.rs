@@ -62,6 +62,53 @@ fn learn_warns_about_a_near_duplicate_and_still_learns_it() {
 }
 
 #[test]
+fn a_long_learning_is_kept_whole_but_warned_about_and_listed_cut() {
+    let env = Hermetic::new();
+    env.init();
+    let long: String = (0..300).map(|i| format!("word{i} ")).collect();
+    let learned = env
+        .carryover()
+        .args(["learn", "--json", "insight", long.trim()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&learned.stderr);
+    assert!(learned.status.success(), "{stderr}");
+    assert!(stderr.contains("characters long"), "{stderr}");
+    let value: serde_json::Value = serde_json::from_slice(&learned.stdout).unwrap();
+    assert_eq!(value["content"], long.trim(), "kept whole");
+    assert_eq!(
+        value["source"], "carryover learn",
+        "as `learnings show --json` gives it"
+    );
+    assert!(value["confirmed_at"].is_string(), "{value}");
+    env.carryover()
+        .args(["learn", "--pin", "pattern", "Answer in British English"])
+        .assert()
+        .success();
+    let listed = env
+        .carryover()
+        .args(["learnings", "list"])
+        .output()
+        .unwrap();
+    let listed = String::from_utf8(listed.stdout).unwrap();
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 2, "{listed}");
+    assert!(lines.iter().all(|l| l.chars().count() < 260), "{listed}");
+    assert!(listed.contains('…'), "{listed}");
+    let id_column = |line: &str| line.find("ins_").or_else(|| line.find("pat_"));
+    assert_eq!(
+        id_column(lines[0]),
+        id_column(lines[1]),
+        "ids line up: {listed}"
+    );
+    env.carryover()
+        .args(["learnings", "list", "--project"])
+        .assert()
+        .success()
+        .stdout(contains("No learnings for this project yet."));
+}
+
+#[test]
 fn forget_purge_leaves_no_commit_holding_the_text() {
     let env = Hermetic::new();
     env.init();

@@ -9,6 +9,10 @@ use crate::interface::cli::{KindArg, LearnArgs};
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
 
+/// Longer than this, a learning is more than the one sentence it should be: `learn` says so,
+/// and prints only this much of it.
+const LONG_CHARS: usize = 400;
+
 /// Runs `learn`.
 pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
     let kind = match args.kind {
@@ -57,6 +61,19 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
             learning.id
         );
     }
+    let length = learning.content.chars().count();
+    if length > LONG_CHARS {
+        crate::tell!(
+            "carryover: {} is {length} characters long: every session start spends its budget on \
+             it, and listings show only its start",
+            learning.id
+        );
+        crate::tell!(
+            "hint: a learning serves best as one sentence; `carryover learnings forget {}` and \
+             learn the rule it holds",
+            learning.id
+        );
+    }
     if let Err(error) = super::index::refresh(app, false) {
         crate::tell!(
             "carryover: the learning was saved, but the index was not updated: {}",
@@ -71,6 +88,8 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
                 "id": learning.id,
                 "type": kind.as_str(),
                 "content": learning.content,
+                "source": learning.source,
+                "confirmed_at": learning.confirmed_at.map(|at| at.to_string()),
                 "tags": learning.tags,
                 "project": scope_project(learning.project.as_deref()),
                 "pinned": learning.pinned,
@@ -87,7 +106,7 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
         crate::say!(
             "Learned {kind} {} ({scope}{pinned}): {}",
             learning.id,
-            learning.content
+            crate::domain::format::clip(&learning.content, LONG_CHARS)
         );
     }
     Ok(())

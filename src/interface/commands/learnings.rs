@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use crate::application::{FoundLearning, Learnings, ScopeFilter, ScopeTarget};
+use crate::domain::format::clip;
 use crate::domain::scope::{scope_label, scope_project};
 use crate::interface::cli::{LearningsCommand, ListScope, ScopeArg};
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
@@ -19,7 +20,12 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
     match command {
         LearningsCommand::List { scope, json } => {
             let found = pollster::block_on(service.list(&scopes(*scope, app)))?;
-            print_all(&found, *json);
+            let empty = match (scope.all, scope.global, scope.project) {
+                (false, false, true) => "No learnings for this project yet.",
+                (false, true, _) => "No global learnings yet.",
+                _ => "No confirmed learnings yet.",
+            };
+            print_all(&found, *json, empty);
         }
         LearningsCommand::Search {
             query,
@@ -31,6 +37,7 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
             print_all(
                 &pollster::block_on(service.search(&query.join(" "), usize::from(*top), &scopes))?,
                 *json,
+                "No confirmed learnings yet.",
             );
         }
         LearningsCommand::Show { prefix, json } => {
@@ -67,7 +74,11 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
             } else {
                 pollster::block_on(service.forget(prefix))?
             };
-            crate::say!("Forgot {}: {}", found.learning.id, found.learning.content);
+            crate::say!(
+                "Forgot {}: {}",
+                found.learning.id,
+                line(&found.learning.content)
+            );
             let remote = match purge {
                 true => pollster::block_on(app.seed_sync().remote()).ok().flatten(),
                 false => None,
@@ -117,7 +128,7 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
             };
             let now = placed(edited.found.learning.project.as_deref());
             let was = placed(edited.before.project.as_deref());
-            let content = &edited.found.learning.content;
+            let content = line(&edited.found.learning.content);
             // Made global on purpose from global by default changes the seed, not the label.
             if !edited.changed || (now == was && now == "global") {
                 crate::say!("{id} was already {now}: {content}");
@@ -134,7 +145,7 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
             crate::say!(
                 "{already}{pinned} {}: {}",
                 edited.found.learning.id,
-                edited.found.learning.content
+                line(&edited.found.learning.content)
             );
         }
         LearningsCommand::Unpin { prefix } => {
@@ -147,7 +158,7 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
             crate::say!(
                 "{what} {}: {}",
                 edited.found.learning.id,
-                edited.found.learning.content
+                line(&edited.found.learning.content)
             );
         }
     }
@@ -175,7 +186,16 @@ fn current_project(app: &App) -> String {
     app.project(&app.cwd(None)).id.as_str().to_owned()
 }
 
-fn print_all(found: &[FoundLearning], as_json: bool) {
+/// A learning's text in a listing or a confirmation: one line, cut (`learnings show` gives
+/// it whole), so that a long one does not flood the terminal.
+fn line(content: &str) -> String {
+    clip(content, LISTED_CHARS)
+}
+
+/// The most of a learning's text a listing or a confirmation shows.
+const LISTED_CHARS: usize = 200;
+
+fn print_all(found: &[FoundLearning], as_json: bool, empty: &str) {
     if as_json {
         crate::say!(
             "{}",
@@ -184,20 +204,20 @@ fn print_all(found: &[FoundLearning], as_json: bool) {
         return;
     }
     if found.is_empty() {
-        crate::say!("No confirmed learnings yet.");
+        crate::say!("{empty}");
     }
     for item in found {
         let score = item
             .score
             .map_or_else(String::new, |s| format!("[{s:.2}] "));
-        let pin = if item.learning.pinned { "pinned " } else { "" };
+        let pin = if item.learning.pinned { "pinned" } else { "" };
         let scope = scope_project(item.learning.project.as_deref())
             .map_or_else(String::new, |id| format!("  [{}]", short_project(id)));
         crate::say!(
-            "{score}{pin}{:<14} {}  {}{scope}",
+            "{score}{pin:<6} {:<14} {}  {}{scope}",
             item.kind.as_str(),
             item.learning.id,
-            item.learning.content
+            line(&item.learning.content)
         );
     }
 }
