@@ -94,9 +94,36 @@ fn a_dry_run_shows_the_proposals_and_writes_nothing() {
             "The config lives in config/app.toml, not in the repo root.",
         ]
     );
+    let scopes: Vec<bool> = result["proposals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["project"].is_string())
+        .collect();
+    assert_eq!(scopes, [false, true, true], "{result}");
+    assert!(
+        result["proposals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["id"].is_null()),
+        "a dry run names no proposal that exists: {result}"
+    );
     assert_eq!(result["added"], 0);
     assert_eq!(env.git(&["rev-list", "--count", "HEAD"]), before);
     assert!(pending_texts(&env).is_empty());
+    let said = env
+        .carryover()
+        .args(["proposals", "extract", "--dry-run", "--transcript"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&said.stdout);
+    assert!(
+        said.contains("Prefers early returns over nested if blocks.  [global]"),
+        "{said}"
+    );
+    assert!(said.contains("in this repo.  [project "), "{said}");
 }
 
 #[test]

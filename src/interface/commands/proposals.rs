@@ -167,7 +167,14 @@ fn extract(
             "{}",
             json!({
                 "dry_run": dry_run,
-                "proposals": extraction.proposals.iter().map(to_json).collect::<Vec<_>>(),
+                "proposals": extraction.proposals.iter().map(|proposal| {
+                    let mut value = to_json(proposal);
+                    // A dry run's ids name nothing that was written, and differ every run.
+                    if dry_run {
+                        value["id"] = serde_json::Value::Null;
+                    }
+                    value
+                }).collect::<Vec<_>>(),
                 "added": added,
                 "dropped": dropped,
                 "ignored": ignored.iter().map(|ignored| json!({
@@ -184,10 +191,11 @@ fn extract(
     }
     for proposal in &extraction.proposals {
         crate::say!(
-            "{:<14} ({:.2}) {}",
+            "{:<14} ({:.2}) {}  [{}]",
             proposal.kind.as_str(),
             proposal.confidence.unwrap_or_default(),
-            proposal.content
+            proposal.content,
+            scope_label(proposal)
         );
     }
     for (candidate, why) in &extraction.dropped {
