@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use crate::domain::agent_memory::{AgentMemory, is_memory_file_name, parse_agent_memory};
+use crate::domain::agent_memory::{
+    AgentMemory, NoLearning, is_memory_file_name, parse_agent_memory,
+};
 use crate::domain::ports::{AgentMemoryFolder, Embedder, EmbeddingIndex, SeedRepository};
 use crate::domain::seed::Proposal;
 use crate::domain::{AgentMemoryError, ChangeReason, RuleError, SeedError};
@@ -21,6 +23,8 @@ pub enum Skipped {
     Unreadable(String),
     /// Nothing in it makes a learning.
     NoText,
+    /// Its learning would hold a secret.
+    HoldsSecret,
     /// Deduplication left it out.
     Dropped(Dropped),
     /// Another carryover proposed the same text while this import ran.
@@ -93,8 +97,11 @@ where
                     .skipped
                     .push((name, Skipped::Unreadable(error.to_string()))),
                 Ok(text) => match parse_agent_memory(&text) {
-                    Some(memory) => memories.push((name, memory)),
-                    None => import.skipped.push((name, Skipped::NoText)),
+                    Ok(memory) => memories.push((name, memory)),
+                    Err(NoLearning::NoText) => import.skipped.push((name, Skipped::NoText)),
+                    Err(NoLearning::HoldsSecret) => {
+                        import.skipped.push((name, Skipped::HoldsSecret));
+                    }
                 },
             }
         }
@@ -265,6 +272,12 @@ mod tests {
         ),
         ("empty.md", Some("---\nname: empty\n---\n")),
         ("linked.md", None),
+        (
+            "reference_token.md",
+            Some(
+                "---\ndescription: The deploy token is ghp_Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz9Xc8V\n---\n",
+            ),
+        ),
     ];
 
     #[test]
@@ -298,6 +311,7 @@ mod tests {
                     "project_deploys.md",
                     &Skipped::Dropped(Dropped::SameText("prp_old".into()))
                 ),
+                ("reference_token.md", &Skipped::HoldsSecret),
             ]
         );
     }

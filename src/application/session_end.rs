@@ -257,12 +257,12 @@ where
         let memories: Vec<AgentMemory> = digest
             .agent_memories
             .iter()
-            .filter_map(|text| parse_agent_memory(text))
+            .filter_map(|text| parse_agent_memory(text).ok())
             .chain(
                 digest
                     .remembered
                     .iter()
-                    .filter_map(|note| remembered_note_memory(note)),
+                    .filter_map(|note| remembered_note_memory(note).ok()),
             )
             .collect();
         let worth_it = LearningProposals::<E, I>::worth_a_look(&digest.user_requests, settings);

@@ -43,9 +43,19 @@ impl AgentMemory {
     }
 }
 
+/// Why a memory makes no learning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoLearning {
+    /// Nothing in it is a word.
+    NoText,
+    /// Its learning would hold a secret: redacted, it would teach nothing, and the secret
+    /// belongs where secrets are kept.
+    HoldsSecret,
+}
+
 /// Reads a memory file leniently: front matter is optional and anything it does not
-/// understand is ignored. `None` when nothing in it makes a learning.
-pub fn parse_agent_memory(text: &str) -> Option<AgentMemory> {
+/// understand is ignored.
+pub fn parse_agent_memory(text: &str) -> Result<AgentMemory, NoLearning> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let (fields, body) = split_front_matter(text);
     let field = |key: &str| {
@@ -60,9 +70,10 @@ pub fn parse_agent_memory(text: &str) -> Option<AgentMemory> {
         .filter(|description| !is_title(description))
         .map(str::to_owned)
         .or_else(|| first_sentence(body))
-        .or_else(|| field("description").map(str::to_owned))?;
+        .or_else(|| field("description").map(str::to_owned))
+        .ok_or(NoLearning::NoText)?;
     let learning = learning_text(&learning)?;
-    Some(AgentMemory {
+    Ok(AgentMemory {
         name: field("name").map(str::to_owned),
         kind: memory_kind(memory_type.unwrap_or_default()),
         text: learning,
@@ -72,9 +83,9 @@ pub fn parse_agent_memory(text: &str) -> Option<AgentMemory> {
 
 /// A note the user asked the client to remember (Claude Code's `#` memory input): an
 /// instruction for the assistant in this project, as the client files it in the project's
-/// memory by default. `None` when it holds nothing to learn.
-pub fn remembered_note_memory(note: &str) -> Option<AgentMemory> {
-    Some(AgentMemory {
+/// memory by default.
+pub fn remembered_note_memory(note: &str) -> Result<AgentMemory, NoLearning> {
+    Ok(AgentMemory {
         name: None,
         kind: LearningKind::Pattern,
         text: learning_text(note)?,
@@ -82,14 +93,18 @@ pub fn remembered_note_memory(note: &str) -> Option<AgentMemory> {
     })
 }
 
-/// A memory's text as a learning: whitespace collapsed, secrets redacted, clipped; `None`
-/// when nothing in it is a word.
-fn learning_text(raw: &str) -> Option<String> {
-    let learning = clip(&redact(&collapse_spaces(raw)), MAX_MEMORY_TEXT);
-    learning
-        .chars()
-        .any(char::is_alphanumeric)
-        .then_some(learning)
+/// A memory's text as a learning: whitespace collapsed, clipped; refused when nothing in it
+/// is a word or when it holds a secret.
+fn learning_text(raw: &str) -> Result<String, NoLearning> {
+    let text = collapse_spaces(raw);
+    if redact(&text) != text {
+        return Err(NoLearning::HoldsSecret);
+    }
+    let learning = clip(&text, MAX_MEMORY_TEXT);
+    match learning.chars().any(char::is_alphanumeric) {
+        true => Ok(learning),
+        false => Err(NoLearning::NoText),
+    }
 }
 
 /// The learning kind a memory type maps to: feedback on how to work is a pattern, facts about
@@ -309,7 +324,9 @@ mod tests {
     #[case::empty_body_and_no_description("---\nname: x\ntype: user\n---\n\n", None)]
     #[case::only_punctuation("---\ndescription: \"---\"\n---\n- \n", None)]
     fn parses_memories(#[case] text: &str, #[case] expected: Option<(LearningKind, &str, bool)>) {
-        let parsed = parse_agent_memory(text).map(|m| (m.kind, m.text, m.about_user));
+        let parsed = parse_agent_memory(text)
+            .ok()
+            .map(|m| (m.kind, m.text, m.about_user));
         assert_eq!(
             parsed,
             expected.map(|(kind, text, user)| (kind, text.to_owned(), user))
@@ -317,27 +334,35 @@ mod tests {
     }
 
     #[test]
-    fn long_texts_are_clipped_and_secrets_redacted() {
+    fn long_texts_are_clipped_and_secrets_refused() {
         let long = format!("---\ndescription: {}\n---\n", "word ".repeat(100));
         let memory = parse_agent_memory(&long).unwrap();
         assert!(memory.text.chars().count() <= MAX_MEMORY_TEXT);
         assert!(memory.text.ends_with('…'));
         let secret = "---\ndescription: The staging token is ghp_Xk9mQ2vL7pR4sT8wY1nB3cD6fG0hJ5aZ2eWq\n---\n";
-        let memory = parse_agent_memory(secret).unwrap();
-        assert!(!memory.text.contains("ghp_Xk9m"), "{}", memory.text);
+        assert_eq!(parse_agent_memory(secret), Err(NoLearning::HoldsSecret));
+        let in_the_body = "---\ndescription: Staging deploys need a token\n---\nIt is ghp_Xk9mQ2vL7pR4sT8wY1nB3cD6fG0hJ5aZ2eWq\n";
+        assert_eq!(
+            parse_agent_memory(in_the_body).unwrap().text,
+            "Staging deploys need a token",
+            "only the learning's own text counts"
+        );
     }
 
     #[rstest]
-    #[case::a_rule("  Always use   pnpm ", Some("Always use pnpm"))]
-    #[case::a_secret_redacted(
+    #[case::a_rule("  Always use   pnpm ", Ok("Always use pnpm"))]
+    #[case::a_secret(
         "The token is ghp_Xk9mQ2vL7pR4sT8wY1nB3cD6fG0hJ5aZ2eWq",
-        Some("The token is [REDACTED]")
+        Err(NoLearning::HoldsSecret)
     )]
-    #[case::nothing_to_learn(" -- ", None)]
-    fn a_remembered_note_is_a_project_pattern(#[case] note: &str, #[case] text: Option<&str>) {
+    #[case::nothing_to_learn(" -- ", Err(NoLearning::NoText))]
+    fn a_remembered_note_is_a_project_pattern(
+        #[case] note: &str,
+        #[case] text: Result<&str, NoLearning>,
+    ) {
         let memory = remembered_note_memory(note);
-        assert_eq!(memory.as_ref().map(|m| m.text.as_str()), text);
-        if let Some(memory) = memory {
+        assert_eq!(memory.as_ref().map(|m| m.text.as_str()), text.as_deref());
+        if let Ok(memory) = memory {
             assert_eq!(memory.kind, LearningKind::Pattern);
             assert_eq!(memory.scope(false), ProposedScope::Project);
         }

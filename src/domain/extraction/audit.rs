@@ -45,6 +45,8 @@ pub enum IgnoredReason {
     TooShort,
     /// A family accepted it, but what it would propose is a paragraph, not a learning.
     TooLong,
+    /// What it would propose holds a secret.
+    HoldsSecret,
 }
 
 impl IgnoredReason {
@@ -58,6 +60,7 @@ impl IgnoredReason {
             Self::NoRule => "no family accepted it (one-off or not a rule)",
             Self::TooShort => "too short to stand alone",
             Self::TooLong => "too long for a learning",
+            Self::HoldsSecret => "holds a secret (learn where it is kept instead)",
         }
     }
 }
@@ -102,8 +105,11 @@ pub fn ignored_in(messages: &[String]) -> Vec<Ignored> {
         };
         for sentence in cued_sentences(read) {
             match classify_sentence(&sentence) {
-                Some(candidate) if fits(&redact(&candidate.text)) => {}
-                Some(candidate) => note(&sentence, size_reason(&redact(&candidate.text))),
+                Some(candidate) if redact(&candidate.text) != candidate.text => {
+                    note(&sentence, IgnoredReason::HoldsSecret);
+                }
+                Some(candidate) if fits(&candidate.text) => {}
+                Some(candidate) => note(&sentence, size_reason(&candidate.text)),
                 None => note(&sentence, unaccepted_reason(&sentence)),
             }
         }
@@ -195,6 +201,16 @@ mod tests {
                 (3, IgnoredReason::AfterLead)
             ]
         );
+    }
+
+    #[test]
+    fn a_rule_that_holds_a_secret_is_ignored_and_says_why() {
+        let message =
+            "Always use the key sk-ant-api03-Xk9mQ2vL7pR4sT8wY1nB3cD6fG0hJ5aZ for staging.";
+        let ignored = ignored_in(&[message.to_owned()]);
+        let reasons: Vec<IgnoredReason> = ignored.iter().map(|i| i.reason).collect();
+        assert_eq!(reasons, [IgnoredReason::HoldsSecret]);
+        assert!(!ignored[0].text.contains("sk-ant"), "{}", ignored[0].text);
     }
 
     #[test]

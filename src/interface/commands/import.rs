@@ -105,6 +105,9 @@ fn skip_reason(why: &Skipped) -> String {
         Skipped::Index => "the folder's index, not a memory".to_owned(),
         Skipped::Unreadable(reason) => format!("not read: {reason}"),
         Skipped::NoText => "holds no text to learn".to_owned(),
+        Skipped::HoldsSecret => {
+            "holds a secret: learn where it is kept instead, not the secret".to_owned()
+        }
         Skipped::Dropped(dropped) => dropped_reason(dropped),
         Skipped::AddedMeanwhile => "proposed meanwhile by another carryover".to_owned(),
     }
