@@ -166,11 +166,11 @@ impl<S: SeedRepository> Learn<S> {
     }
 }
 
-/// Terminal escapes (colour codes: the escape and its parameters), control characters and
+/// Terminal escapes (a colour code: the escape and its parameters), control characters and
 /// invisible marks (zero-width spaces) are not text: they are removed, and runs of spacing
-/// become one space.
+/// become one space. Words after an unterminated escape are kept.
 fn clean(content: &str) -> String {
-    crate::domain::format::without_terminal_escapes(content)
+    crate::domain::format::without_terminated_escapes(content)
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .filter(|c| !crate::domain::format::is_invisible_format(*c))
@@ -266,6 +266,12 @@ mod tests {
     #[case::colour_codes("Escape \u{1b}[31mRED\u{1b}[0m text", "Escape RED text")]
     #[case::zero_width_and_tabs("Use\u{200b} tabs\tand  spaces\n", "Use tabs and spaces")]
     #[case::a_bell("Ring\u{7}the bell", "Ring the bell")]
+    #[case::a_window_title("Keeps\u{1b}]0;pwned\u{7} titles short", "Keeps titles short")]
+    #[case::unterminated_keeps_its_words(
+        "keep \u{1b}]unterminated osc then more words",
+        "keep ]unterminated osc then more words"
+    )]
+    #[case::a_lone_escape("lone \u{1b} esc then words", "lone esc then words")]
     fn a_learning_keeps_only_its_visible_text(#[case] typed: &str, #[case] kept: &str) {
         assert_eq!(clean(typed), kept);
     }

@@ -46,8 +46,9 @@ pub struct ReviewOutcome {
 pub struct ProposalListing {
     /// Newest first.
     pub shown: Vec<Proposal>,
-    /// Those a session in the project asked about would not be shown: other projects'.
-    pub elsewhere: usize,
+    /// The ids of those a session in the project asked about would not be shown: other
+    /// projects'. Short ids are made unique over these too, so that any can be typed.
+    pub elsewhere: Vec<String>,
 }
 
 /// Proposal review.
@@ -104,7 +105,9 @@ impl<S: SeedRepository> Review<S> {
                 continue;
             }
             match &visibility {
-                Some(rule) if !rule.admits_proposal(&proposal) => listing.elsewhere += 1,
+                Some(rule) if !rule.admits_proposal(&proposal) => {
+                    listing.elsewhere.push(proposal.id);
+                }
                 _ => listing.shown.push(proposal),
             }
         }
@@ -338,12 +341,12 @@ mod tests {
         let here = Project::at("/home/u/notes");
         let listing = pollster::block_on(review.list(false, Some(&here))).unwrap();
         assert_eq!(
-            (listing.shown.len(), listing.elsewhere),
+            (listing.shown.len(), listing.elsewhere.len()),
             (1, 2),
             "{listing:?}"
         );
         let everywhere = pollster::block_on(review.list(false, None)).unwrap();
-        assert_eq!((everywhere.shown.len(), everywhere.elsewhere), (3, 0));
+        assert_eq!((everywhere.shown.len(), everywhere.elsewhere.len()), (3, 0));
     }
 
     #[test]

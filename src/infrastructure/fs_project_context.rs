@@ -113,19 +113,26 @@ fn origin_url(config: &str) -> Option<String> {
 }
 
 /// A remote on this machine's disk as one absolute path, whatever the spelling: relative to
-/// the main worktree (as git reads it), symbolic links resolved, so that every clone of one
-/// bare repository names it alike. Other URLs are returned as they are.
+/// the main worktree (as git reads it), `.` and `..` resolved by the text alone, so that every
+/// clone of one bare repository names it alike, and an unmounted share names it as it did.
+/// Other URLs are returned as they are.
 fn local_remote(url: &str, main_root: &Path) -> String {
     let path = url.strip_prefix("file://").unwrap_or(url);
     let relative = path.starts_with("./") || path.starts_with("../");
     if !(relative || path.starts_with('/')) {
         return url.to_owned();
     }
-    let path = main_root.join(path);
-    path.canonicalize()
-        .unwrap_or(path)
-        .to_string_lossy()
-        .into_owned()
+    let mut resolved = PathBuf::new();
+    for part in main_root.join(path).components() {
+        match part {
+            std::path::Component::ParentDir => {
+                resolved.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => resolved.push(other),
+        }
+    }
+    resolved.to_string_lossy().into_owned()
 }
 
 #[async_trait::async_trait]

@@ -384,14 +384,20 @@ impl SeedSync for GitSeedSync {
                 .ok()
                 .and_then(|t| t.trim().parse::<i64>().ok())
         };
-        // A seed that shares no history with the remote's was set up apart, usually by an
-        // `init` whose defaults nobody chose: the remote's identity was there first and wins,
-        // whichever commit is newer (ADR 0021).
-        let joining = self.git.run(&["merge-base", "HEAD", &theirs]).is_err();
-        let newer = if joining || time(&theirs) > time("HEAD") {
-            "theirs"
-        } else {
-            "ours"
+        // Two seeds that share no history were set up apart, the later one usually by an
+        // `init` whose defaults nobody chose: the one set up first wins, whichever changed
+        // last (ADR 0021).
+        let root_time = |rev: &str| {
+            self.git
+                .run(&["log", "--max-parents=0", "--format=%ct", rev])
+                .ok()
+                .and_then(|t| t.lines().filter_map(|l| l.trim().parse::<i64>().ok()).min())
+        };
+        let newer = match self.git.run(&["merge-base", "HEAD", &theirs]) {
+            Err(_) if root_time(&theirs) <= root_time("HEAD") => "theirs",
+            Err(_) => "ours",
+            Ok(_) if time(&theirs) > time("HEAD") => "theirs",
+            Ok(_) => "ours",
         };
         let (ok, said) = self
             .git

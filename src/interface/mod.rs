@@ -73,7 +73,9 @@ fn keep_inner_dashes(text: &mut Vec<String>, raw: &[std::ffi::OsString]) {
     let Some(before) = text.len().checked_sub(after).filter(|&n| n > 0) else {
         return;
     };
-    if raw[at - 1] == text[before - 1].as_str() {
+    // The word before the `--` is text only when no option took it as its value.
+    let taken_as_value = at >= 2 && raw[at - 2] == "--tag";
+    if raw[at - 1] == text[before - 1].as_str() && !taken_as_value {
         text.insert(before, "--".to_owned());
     }
 }
@@ -132,6 +134,10 @@ mod tests {
     #[case::inside_the_text("learn pattern Use -- to end options", "Use -- to end options")]
     #[case::before_the_text("learn pattern --pin -- Build with --locked", "Build with --locked")]
     #[case::after_an_option("learn insight Foo --tag x -- bar", "Foo bar")]
+    #[case::after_an_option_equal_to_a_word(
+        "learn insight deploy --tag deploy -- friday",
+        "deploy friday"
+    )]
     #[case::after_a_flag("learn insight Gamma --project -- delta", "Gamma delta")]
     #[case::twice("learn insight Alpha -- -- beta", "Alpha -- -- beta")]
     #[case::none("learn insight plain words", "plain words")]

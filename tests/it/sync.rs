@@ -583,6 +583,38 @@ fn a_machine_set_up_later_with_inits_defaults_takes_the_remotes_identity() {
 }
 
 #[test]
+fn a_seed_set_up_long_before_the_remote_keeps_its_identity_when_it_joins() {
+    let (_keep, remote) = bare_remote();
+    // The desktop has been used for years without a remote; the laptop is new and synced first.
+    let desktop = machine(&remote);
+    let output = desktop
+        .carryover()
+        .args(["init", "--ai-name", "Juno", "--principal", "Mara"])
+        .args(["--style", "concise", "--timezone", "Europe/Lisbon"])
+        .env("GIT_COMMITTER_DATE", "2020-01-01T00:00:00Z")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let laptop = machine(&remote);
+    ok(
+        &laptop,
+        &["init", "--ai-name", "Juno", "--principal", "Mara"],
+    );
+    sync(&laptop);
+    sync(&desktop);
+    sync(&laptop);
+    for env in [&laptop, &desktop] {
+        let preferences = &seed(env)["identity"]["preferences"];
+        assert_eq!(preferences["responseStyle"], "concise", "{preferences}");
+        assert_eq!(preferences["timezone"], "Europe/Lisbon", "{preferences}");
+    }
+}
+
+#[test]
 fn a_field_renamed_on_both_machines_takes_the_newer_change_and_says_so() {
     let (_keep, _, laptop, desktop) = two_machines(None);
     // The commits' times decide which change is newer; they are set, not waited for.

@@ -53,6 +53,18 @@ pub fn without_terminal_escapes(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// Terminated terminal escapes (ECMA-48 control sequences such as colour codes, and operating
+/// system commands such as a window title) removed whole, and nothing else: an escape left
+/// unterminated keeps the text after it, where [`without_terminal_escapes`] would drop it.
+/// For text the user typed, whose words must not go missing.
+pub fn without_terminated_escapes(text: &str) -> Cow<'_, str> {
+    static SEQUENCE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+            .expect("a valid pattern")
+    });
+    SEQUENCE.replace_all(text, "")
+}
+
 /// Zero-width and bidirectional formatting characters: invisible, they can hide or reorder
 /// text a reader is shown.
 pub fn is_invisible_format(c: char) -> bool {

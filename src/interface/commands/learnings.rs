@@ -129,9 +129,12 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
             let now = placed(edited.found.learning.project.as_deref());
             let was = placed(edited.before.project.as_deref());
             let content = line(&edited.found.learning.content);
-            // Made global on purpose from global by default changes the seed, not the label.
-            if !edited.changed || (now == was && now == "global") {
+            if !edited.changed {
                 crate::say!("{id} was already {now}: {content}");
+            } else if now == was {
+                // Global by default (and hidden where its text names another project) is now
+                // global on purpose: shown everywhere.
+                crate::say!("{id} is now global on purpose, shown in every project: {content}");
             } else if was == "global" {
                 crate::say!("{id} is now {now}: {content}");
             } else {

@@ -34,7 +34,12 @@ pub fn proposals(command: &ProposalsCommand, app: &App) -> Result<(), CliError> 
             } else if listed.is_empty() {
                 crate::say!("No pending proposals{}.", for_here(here.as_ref()));
             } else {
-                let ids: Vec<&str> = listed.iter().map(|p| p.id.as_str()).collect();
+                // Unique over the ones left out too, as `accept` resolves among all.
+                let ids: Vec<&str> = listed
+                    .iter()
+                    .map(|p| p.id.as_str())
+                    .chain(listing.elsewhere.iter().map(String::as_str))
+                    .collect();
                 for (proposal, id) in listed.iter().zip(short_ids(&ids, 5)) {
                     let confidence = proposal
                         .confidence
@@ -49,7 +54,7 @@ pub fn proposals(command: &ProposalsCommand, app: &App) -> Result<(), CliError> 
                 }
             }
             if !*json {
-                say_elsewhere(listing.elsewhere);
+                say_elsewhere(listing.elsewhere.len());
             }
         }
         ProposalsCommand::Show { prefix, json } => {
@@ -313,7 +318,7 @@ fn interactive(app: &App, review: &Review<Seeds>, all_projects: bool) -> Result<
             "No pending proposals{}.",
             for_here((!all_projects).then_some(&here))
         );
-        say_elsewhere(listing.elsewhere);
+        say_elsewhere(listing.elsewhere.len());
         return Ok(());
     }
     let mut decisions = Vec::new();
@@ -334,9 +339,18 @@ fn interactive(app: &App, review: &Review<Seeds>, all_projects: bool) -> Result<
             colour,
         );
         crate::say!("  {}", proposal.content);
+        // Accepting another project's proposal for this one moves it: the prompt says so.
+        let moves = match proposal.project.as_deref() {
+            Some(stored)
+                if !crate::domain::scope::is_global(Some(stored)) && !here.owns(stored) =>
+            {
+                format!(", moving it from {}", scope_label(proposal))
+            }
+            _ => String::new(),
+        };
         let choice = loop {
             print!(
-                "accept ({}), accept as global, accept for {}, reject, skip or quit? [a/g/p/r/s/q] ",
+                "accept ({}), accept as global, accept for {}{moves}, reject, skip or quit? [a/g/p/r/s/q] ",
                 scope_label(proposal),
                 here.name
             );
@@ -370,7 +384,7 @@ fn interactive(app: &App, review: &Review<Seeds>, all_projects: bool) -> Result<
             _ => {}
         }
     }
-    say_elsewhere(listing.elsewhere);
+    say_elsewhere(listing.elsewhere.len());
     if decisions.is_empty() {
         crate::say!("Nothing decided.");
         return Ok(());
