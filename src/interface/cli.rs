@@ -818,9 +818,9 @@ pub struct StatusArgs {
 #[derive(Debug, Args)]
 #[command(
     after_help = "Checks each agent settings file that exists (Claude Code user, project \
-and local; Codex CLI; Gemini CLI): whether carryover's hooks are wired for every event and \
-whether the binary they run still exists and is executable. Then the seed and its git \
-history, the embedding index against the learnings, config.toml (unknown keys, bad values, \
+and local; Codex CLI; Gemini CLI; Copilot CLI; Cursor): whether carryover's hooks are wired \
+for every event and whether the binary they run still exists and is executable. Then the seed \
+and its git history, the last sync, the embedding index against the learnings, config.toml (unknown keys, bad values, \
 with their line), the project's start-up template and its trust, and the agents' versions \
 (`claude --version` and the like; an agent not installed is no failure). Each check is ok, \
 warn or fail; a warning or failure says what fixes it.\n\n\
