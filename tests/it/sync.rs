@@ -542,6 +542,22 @@ fn handoffs_follow_the_project_to_a_clone_at_another_path() {
     assert!(shown.contains("Add the retry budget"), "{shown}");
 }
 
+/// `init` of Juno for Mara, with `extra`, committed at `at` (set, not waited for).
+fn init_at(env: &Hermetic, at: &str, extra: &[&str]) {
+    let output = env
+        .carryover()
+        .args(["init", "--ai-name", "Juno", "--principal", "Mara"])
+        .args(extra)
+        .env("GIT_COMMITTER_DATE", at)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 #[test]
 fn a_machine_set_up_later_with_inits_defaults_takes_the_remotes_identity() {
     let (_keep, remote) = bare_remote();
@@ -551,17 +567,7 @@ fn a_machine_set_up_later_with_inits_defaults_takes_the_remotes_identity() {
     // The desktop is set up as the README says, `init` first, with only the names given: its
     // style, time zone and locale are defaults nobody chose, and its commit is the newer one.
     let desktop = machine(&remote);
-    let output = desktop
-        .carryover()
-        .args(["init", "--ai-name", "Juno", "--principal", "Mara"])
-        .env("GIT_COMMITTER_DATE", "2099-01-01T00:00:00Z")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    init_at(&desktop, "2099-01-01T00:00:00Z", &[]);
     let merged = sync(&desktop);
     let reported: Vec<&str> = merged["conflicts"]
         .as_array()
@@ -587,17 +593,10 @@ fn a_seed_set_up_long_before_the_remote_keeps_its_identity_when_it_joins() {
     let (_keep, remote) = bare_remote();
     // The desktop has been used for years without a remote; the laptop is new and synced first.
     let desktop = machine(&remote);
-    let output = desktop
-        .carryover()
-        .args(["init", "--ai-name", "Juno", "--principal", "Mara"])
-        .args(["--style", "concise", "--timezone", "Europe/Lisbon"])
-        .env("GIT_COMMITTER_DATE", "2020-01-01T00:00:00Z")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    init_at(
+        &desktop,
+        "2020-01-01T00:00:00Z",
+        &["--style", "concise", "--timezone", "Europe/Lisbon"],
     );
     let laptop = machine(&remote);
     ok(
