@@ -542,12 +542,11 @@ fn handoffs_follow_the_project_to_a_clone_at_another_path() {
     assert!(shown.contains("Add the retry budget"), "{shown}");
 }
 
-/// `init` of Juno for Mara, with `extra`, committed at `at` (set, not waited for).
-fn init_at(env: &Hermetic, at: &str, extra: &[&str]) {
+/// `carryover ARGS` that must succeed, its commit dated `at` (set, not waited for).
+fn ok_at(env: &Hermetic, at: &str, args: &[&str]) {
     let output = env
         .carryover()
-        .args(["init", "--ai-name", "Juno", "--principal", "Mara"])
-        .args(extra)
+        .args(args)
         .env("GIT_COMMITTER_DATE", at)
         .output()
         .unwrap();
@@ -567,7 +566,11 @@ fn a_machine_set_up_later_with_inits_defaults_takes_the_remotes_identity() {
     // The desktop is set up as the README says, `init` first, with only the names given: its
     // style, time zone and locale are defaults nobody chose, and its commit is the newer one.
     let desktop = machine(&remote);
-    init_at(&desktop, "2099-01-01T00:00:00Z", &[]);
+    ok_at(
+        &desktop,
+        "2099-01-01T00:00:00Z",
+        &["init", "--ai-name", "Juno", "--principal", "Mara"],
+    );
     let merged = sync(&desktop);
     let reported: Vec<&str> = merged["conflicts"]
         .as_array()
@@ -593,10 +596,20 @@ fn a_seed_set_up_long_before_the_remote_keeps_its_identity_when_it_joins() {
     let (_keep, remote) = bare_remote();
     // The desktop has been used for years without a remote; the laptop is new and synced first.
     let desktop = machine(&remote);
-    init_at(
+    ok_at(
         &desktop,
         "2020-01-01T00:00:00Z",
-        &["--style", "concise", "--timezone", "Europe/Lisbon"],
+        &[
+            "init",
+            "--ai-name",
+            "Juno",
+            "--principal",
+            "Mara",
+            "--style",
+            "concise",
+            "--timezone",
+            "Europe/Lisbon",
+        ],
     );
     let laptop = machine(&remote);
     ok(
@@ -616,19 +629,9 @@ fn a_seed_set_up_long_before_the_remote_keeps_its_identity_when_it_joins() {
 #[test]
 fn a_field_renamed_on_both_machines_takes_the_newer_change_and_says_so() {
     let (_keep, _, laptop, desktop) = two_machines(None);
-    // The commits' times decide which change is newer; they are set, not waited for.
+    // The commits' times decide which change is newer.
     let rename = |env: &Hermetic, name: &str, at: &str| {
-        let output = env
-            .carryover()
-            .args(["identity", "set", "ai-name", name])
-            .env("GIT_COMMITTER_DATE", at)
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        ok_at(env, at, &["identity", "set", "ai-name", name]);
     };
     rename(&desktop, "Nova", "2026-11-23T10:00:00Z");
     rename(&laptop, "Iris", "2026-11-23T11:00:00Z");
