@@ -41,7 +41,7 @@ pub struct ReviewOutcome {
     pub rejected: Vec<String>,
 }
 
-/// The proposals a listing shows, and how many it leaves out as other projects'.
+/// The proposals a listing shows, and the ids of those it leaves out as other projects'.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProposalListing {
     /// Newest first.
