@@ -262,13 +262,13 @@ impl From<SyncError> for CliError {
                 ),
             ),
             SyncError::Unreachable { .. } => Self::failed(
-                format!("{error}; nothing was lost, the local seed is as it was"),
+                nothing_lost(&error),
                 Some(
                     "check the URL (`git ls-remote URL`) and the network; `carryover sync remote add URL` replaces it",
                 ),
             ),
             SyncError::Refused { .. } => Self::failed(
-                format!("{error}; nothing was lost, the local seed is as it was"),
+                nothing_lost(&error),
                 Some(
                     "if it names a lock file and no git is running on the remote, a push stopped half way left it: remove that file, then sync again",
                 ),
@@ -281,10 +281,34 @@ impl From<SyncError> for CliError {
     }
 }
 
+/// A failed sync's message with the reassurance that nothing changed, as one sentence: git's
+/// own message often ends with a full stop.
+fn nothing_lost(error: &SyncError) -> String {
+    let said = error.to_string();
+    format!(
+        "{}; nothing was lost, the local seed is as it was",
+        said.trim_end_matches(['.', ' '])
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use rstest::rstest;
+
+    #[rstest]
+    #[case::git_ends_with_a_full_stop("Could not read from remote repository.")]
+    #[case::git_does_not("Could not read from remote repository")]
+    fn a_failed_sync_says_nothing_was_lost_in_one_sentence(#[case] message: &str) {
+        let error = CliError::from(SyncError::Unreachable {
+            remote: "/srv/seed.git".into(),
+            message: message.into(),
+        });
+        assert_eq!(
+            error.message,
+            "/srv/seed.git could not be reached: Could not read from remote repository; nothing was lost, the local seed is as it was"
+        );
+    }
 
     #[rstest]
     #[case::asked(&["carryover", "learnings", "show", "x", "--json"], true)]

@@ -2,8 +2,11 @@
 
 use std::borrow::Cow;
 
+use crate::domain::redaction::REDACTED;
+
 /// Cuts `text` to at most `max` characters, ending with `…` when cut; whitespace runs
-/// (including newlines) become one space so a learning stays on one line.
+/// (including newlines) become one space so a learning stays on one line. A cut never falls
+/// inside a [`REDACTED`] placeholder: `[REDACTE…` would read as a garbled word.
 pub fn clip(text: &str, max: usize) -> String {
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() <= max {
@@ -12,7 +15,13 @@ pub fn clip(text: &str, max: usize) -> String {
     if max == 0 {
         return String::new();
     }
-    let kept: String = flat.chars().take(max.saturating_sub(1)).collect();
+    let mut kept: String = flat.chars().take(max.saturating_sub(1)).collect();
+    if let Some(open) = kept.rfind('[')
+        && flat[open..].starts_with(REDACTED)
+        && kept.len() < open + REDACTED.len()
+    {
+        kept.truncate(open);
+    }
     format!("{}…", kept.trim_end())
 }
 
@@ -85,6 +94,9 @@ mod tests {
     #[case::cut("abcdef", 5, "abcd…")]
     #[case::newlines_flattened("a\n  b", 10, "a b")]
     #[case::multibyte("ééééé", 3, "éé…")]
+    #[case::not_inside_a_placeholder("my password is [REDACTED] ok", 23, "my password is…")]
+    #[case::after_a_whole_placeholder("is [REDACTED] ok then", 15, "is [REDACTED]…")]
+    #[case::a_bracket_that_is_no_placeholder("see [REDACT] ok", 10, "see [REDA…")]
     fn clips_to_a_character_count(#[case] text: &str, #[case] max: usize, #[case] out: &str) {
         assert_eq!(clip(text, max), out);
         assert!(clip(text, max).chars().count() <= max);
