@@ -111,12 +111,23 @@ impl SettingsFiles for FsSettingsFiles {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
             Err(error) => return Err(io(path)(error)),
         }
-        if let Some(dir) = path.parent() {
-            // Fails, as meant, when anything else is in it.
-            let _ = std::fs::remove_dir(dir);
+        // Each enclosing directory left empty goes, up to the agent's own dot folder
+        // (`~/.copilot` for `~/.copilot/hooks/carryover.json`), never beyond it: the folder
+        // holding that is the user's home or project. `remove_dir` fails, as meant, on a
+        // directory that holds anything else.
+        for dir in path.ancestors().skip(1) {
+            if std::fs::remove_dir(dir).is_err() || is_dot_folder(dir) {
+                break;
+            }
         }
         Ok(())
     }
+}
+
+/// Whether `dir`'s name starts with a dot, as every agent's settings folder does.
+fn is_dot_folder(dir: &Path) -> bool {
+    dir.file_name()
+        .is_some_and(|name| name.to_string_lossy().starts_with('.'))
 }
 
 /// Whether the owner may not write the file (mode without `u+w`).
@@ -283,5 +294,25 @@ mod tests {
         fs_err::write(&path, "{}").unwrap();
         pollster::block_on(files.remove(&path)).unwrap();
         assert!(!claude.exists(), "an emptied directory goes too");
+    }
+
+    #[test]
+    fn removing_a_nested_file_empties_up_to_the_agents_folder_and_no_further() {
+        let home = tempfile::tempdir().unwrap();
+        let hooks = home.path().join(".copilot").join("hooks");
+        fs_err::create_dir_all(&hooks).unwrap();
+        let path = hooks.join("carryover.json");
+        fs_err::write(&path, "{}").unwrap();
+        pollster::block_on(FsSettingsFiles.remove(&path)).unwrap();
+        assert!(!home.path().join(".copilot").exists());
+        assert!(home.path().exists(), "the folder holding the agent's stays");
+
+        let kept = home.path().join(".copilot");
+        fs_err::create_dir_all(kept.join("hooks")).unwrap();
+        fs_err::write(kept.join("config.json"), "{}").unwrap();
+        fs_err::write(kept.join("hooks").join("carryover.json"), "{}").unwrap();
+        pollster::block_on(FsSettingsFiles.remove(&kept.join("hooks").join("carryover.json")))
+            .unwrap();
+        assert!(!kept.join("hooks").exists() && kept.join("config.json").exists());
     }
 }

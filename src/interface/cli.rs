@@ -635,9 +635,11 @@ pub enum HookCommand {
 /// `hook session-end` options.
 #[derive(Debug, Args)]
 pub struct SessionEndArgs {
-    /// The agent whose session ends: Copilot CLI's payload names no transcript, so carryover
-    /// finds it under `$COPILOT_HOME/session-state/`.
-    #[arg(long, value_enum, default_value_t = Agent::Claude)]
+    /// The agent whose session ends (claude, codex, gemini, copilot, cursor or plain):
+    /// Copilot CLI's payload names no transcript, so carryover finds it under
+    /// `$COPILOT_HOME/session-state/`.
+    // The values' own help describes the output shapes of the hooks that print.
+    #[arg(long, value_enum, default_value_t = Agent::Claude, hide_possible_values = true)]
     pub agent: Agent,
 }
 

@@ -3,6 +3,7 @@
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
 use crate::support::{Replay, slug};
@@ -300,4 +301,15 @@ fn a_configured_projects_dir_and_basename_slug_are_used() {
             .session_start("sessionstart-startup-2")
             .contains("Handoff from the previous session")
     );
+}
+
+#[test]
+fn session_ends_help_names_its_agents_without_output_shapes_it_never_prints() {
+    crate::support::Hermetic::new()
+        .carryover()
+        .args(["hook", "session-end", "--help"])
+        .assert()
+        .success()
+        .stdout(contains("(claude, codex, gemini, copilot, cursor"))
+        .stdout(contains("hookSpecificOutput").not());
 }

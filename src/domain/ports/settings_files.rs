@@ -39,6 +39,7 @@ pub trait SettingsFiles: Send + Sync {
     /// first.
     async fn backups(&self, path: &Path) -> Result<Vec<PathBuf>, SettingsError>;
 
-    /// Deletes the file (gone already is fine), then its directory when that is left empty.
+    /// Deletes the file (gone already is fine), then each enclosing directory left empty, up
+    /// to the agent's own dot folder (`~/.copilot`).
     async fn remove(&self, path: &Path) -> Result<(), SettingsError>;
 }
