@@ -16,7 +16,7 @@ use carryover::domain::scope::{ProposedScope, candidate_scope, proposed_scope};
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
-const SETS: [&str; 31] = [
+const SETS: [&str; 32] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
@@ -48,10 +48,11 @@ const SETS: [&str; 31] = [
     include_str!("../tests/fixtures/real-sessions/messages-fresh26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh27.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh29.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh30.json"),
 ];
-/// The held-out part's stored splits: none until a set no change has seen is added (the
-/// last, `fresh29`, was measured once and is `seen25` since).
-const HELD_OUT: [&str; 0] = [];
+/// The held-out part's stored splits: `fresh30`, messages of Claude Code sessions kept as
+/// readable logs, measured once.
+const HELD_OUT: [&str; 1] = ["fresh30"];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;
 
