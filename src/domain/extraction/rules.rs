@@ -120,6 +120,10 @@ static VERDICT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A wish about a bare "this", "that" or "it": "(for) this to be run on command".
+static BARE_THING_AT_HAND: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"(?i)^(for\s+)?(this|that|it)\s+to\b"));
+
 static CONVENTION: LazyLock<Regex> = LazyLock::new(|| {
     regex(
         r"(?i)^(?:we|our team|the team)\s+(?P<rest>(?:always|never|usually|generally|only|don't|do not|no longer|must|should always|should never)\s+.+)$",
@@ -533,15 +537,20 @@ fn preference(verb: &str, rest: &str) -> Option<Candidate> {
     }
     // "I want …" and "I'd like …" mostly ask for the task at hand ("I want to see all
     // options"); they state a preference only with a word for every occasion.
-    // "I like the CRDT idea", "I love this approach": a verdict on what was just proposed.
-    if matches!(verb, "like" | "love") && VERDICT.is_match(rest) {
-        return None;
-    }
     let asks = matches!(verb, "want" | "'d like" | "’d like" | "would like");
     let lasting = PERSISTS.is_match(rest)
         || ALWAYS_OR_NEVER.is_match(rest)
         || DURABLE_SCOPE.is_match(rest)
         || GENERIC_OCCASION.is_match(rest);
+    // "I like the CRDT idea", "I love this approach": a verdict on what was just proposed.
+    if matches!(verb, "like" | "love") && VERDICT.is_match(rest) {
+        return None;
+    }
+    // "I would prefer for this to be run on command": how the thing at hand should be. A
+    // named thing ("these files to be high-signal") may stand.
+    if !lasting && BARE_THING_AT_HAND.is_match(rest) {
+        return None;
+    }
     // "I like putting recordings in recordings even if…", "i like the most all valid": a
     // liking for the thing at hand. A habit ("I like to use…") or a kind of thing ("I like
     // error messages that…", "PRs under 400 lines") is general.
@@ -944,6 +953,12 @@ mod tests {
         Family::Imperative,
         "Release tags must always be signed with the team key."
     )]
+    #[case::wish_for_named_things(
+        "I prefer these files to be thoughtful, high-signal documents.",
+        LearningKind::Pattern,
+        Family::Preference,
+        "Prefers these files to be thoughtful, high-signal documents."
+    )]
     fn recognises_each_phrase_family(
         #[case] sentence: &str,
         #[case] kind: LearningKind,
@@ -1000,6 +1015,9 @@ mod tests {
         "I like the CRDT idea and generally you described my nonsense really eloquently."
     )]
     #[case::verdict_on_this("I love this approach, it reads much better than before.")]
+    #[case::wish_for_the_thing_at_hand(
+        "I would prefer for this to be something that runs on command in an existing chat."
+    )]
     #[case::work_to_do("The unit tests need fixing due to the recent updates.")]
     #[case::needs_to_be_fixed("The parser needs to be fixed before the release.")]
     #[case::status("It timed out after 30 seconds.")]
