@@ -608,7 +608,12 @@ impl App {
                 format!("{} is not a directory", dir.display()),
                 None,
             )),
-            Some(dir) => Ok(std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())),
+            // Resolved as the agents' own working directory is (`../web` as `/src/web`), so
+            // that it names the project their hooks do.
+            Some(dir) => Ok(dir
+                .canonicalize()
+                .or_else(|_| std::path::absolute(dir))
+                .unwrap_or_else(|_| dir.to_path_buf())),
             None => Ok(self.cwd(None)),
         }
     }

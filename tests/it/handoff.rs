@@ -152,6 +152,37 @@ fn the_newest_by_modification_time_wins_and_empty_ones_are_skipped() {
         .map(|l| l.split_whitespace().nth(3).unwrap())
         .collect();
     assert_eq!(order, vec!["newest-but-empty", "middle", "oldest"]);
+    let marked: Vec<&str> = listed
+        .lines()
+        .filter(|l| l.ends_with("(the next session starts with it)"))
+        .collect();
+    assert!(
+        marked.len() == 1 && marked[0].contains("middle"),
+        "{listed}"
+    );
+
+    // Named the long way round, the project is the same one, and its JSON says so.
+    let roundabout = project.join("..").join(project.file_name().unwrap());
+    let output = replay
+        .env
+        .carryover()
+        .args(["handoff", "list", "--json", "--cwd"])
+        .arg(&roundabout)
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        value["root"].as_str().map(std::path::PathBuf::from),
+        Some(project.canonicalize().unwrap())
+    );
+    let next: Vec<&str> = value["handoffs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|row| row["next"] == true)
+        .filter_map(|row| row["session"].as_str())
+        .collect();
+    assert_eq!(next, ["middle"]);
 }
 
 #[test]

@@ -19,10 +19,17 @@ pub fn handoff(args: &HandoffArgs, app: &App) -> Result<(), CliError> {
     match &args.command {
         HandoffCommand::List { .. } => {
             let entries = pollster::block_on(handoffs.list(&slug)).map_err(failed)?;
+            // The one a new session starts with: not always the newest, since a session that
+            // only talked does not displace one that did work.
+            let next = pollster::block_on(handoffs.newest(&slug, &HandoffFilter::default()))
+                .map_err(failed)?
+                .found
+                .map(|found| found.entry.path);
+            let is_next = |path: &std::path::Path| next.as_deref() == Some(path);
             if json {
                 let rows: Vec<_> = entries
                     .iter()
-                    .map(|e| json!({"session": e.session, "path": e.path, "modified": e.modified.to_string()}))
+                    .map(|e| json!({"session": e.session, "path": e.path, "modified": e.modified.to_string(), "next": is_next(&e.path)}))
                     .collect();
                 crate::say!(
                     "{}",
@@ -32,8 +39,12 @@ pub fn handoff(args: &HandoffArgs, app: &App) -> Result<(), CliError> {
                 crate::say!("No handoffs for {} yet.", project.root.display());
             } else {
                 for entry in &entries {
+                    let mark = match is_next(&entry.path) {
+                        true => "  (the next session starts with it)",
+                        false => "",
+                    };
                     crate::say!(
-                        "{}  {}  {}",
+                        "{}  {}  {}{mark}",
                         entry.modified.human(),
                         entry.session,
                         entry.path.display()
