@@ -453,7 +453,16 @@ fn the_wired_command_runs_through_a_shell_and_answers_the_agent() {
 fn the_status_line_is_wired_where_there_is_none_and_never_over_the_users() {
     let env = Hermetic::new();
     let settings = env.home().join(".claude/settings.json");
-    env.carryover().arg("install").assert().success();
+    let output = env.carryover().arg("install").output().unwrap();
+    let summary = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = summary.lines().collect();
+    assert!(
+        output.status.success()
+            && lines[lines.len() - 2].starts_with("  statusLine: ")
+            && lines[lines.len() - 1] == "They take effect at the next session.",
+        "the status line is listed with the hooks, before the closing line:\n{summary}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let command = read_json(&settings)["statusLine"]["command"]
         .as_str()
         .unwrap()

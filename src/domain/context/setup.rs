@@ -5,7 +5,7 @@ use super::Section;
 /// First run: no seed, or the principal is still the placeholder.
 pub fn setup_notice() -> Section {
     Section::fixed(vec![
-        "carryover is installed but not set up: no identity has been configured yet, so this \
+        "carryover is not set up yet: no identity has been configured, so this \
          session starts without the assistant's identity or learnings. The user can run \
          `carryover init` to name the assistant and the person it serves."
             .to_owned(),
