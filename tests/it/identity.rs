@@ -174,6 +174,10 @@ fn init_force_keeps_every_field_it_is_not_given() {
     let written: Value = serde_json::from_str(&succeeded(&output)).unwrap();
     assert_eq!(written["ai_name"], "Nova");
     let identity = show(&env);
+    assert_eq!(
+        written, identity,
+        "init prints the identity as `identity show` does"
+    );
     assert_eq!(identity["ai_name"], "Nova");
     assert_eq!(identity["principal"], "Mara");
     assert_eq!(identity["catchphrase"], "At your service.");

@@ -230,6 +230,11 @@ fn dry_run_prints_the_diff_and_writes_nothing() {
     let value: Value = serde_json::from_slice(&json.get_output().stdout).unwrap();
     assert_eq!(value["changed"], false);
     assert_eq!(value["written"], false);
+    assert_eq!(
+        (&value["agent"], &value["agent_name"]),
+        (&json!("claude"), &json!("Claude Code")),
+        "the agent by the key `--agent`, `status` and `doctor` use, and by name"
+    );
 }
 
 #[test]

@@ -1,12 +1,29 @@
 //! `carryover identity show|set`: read the identity, or change one field of it.
 
-use serde_json::json;
+use std::path::Path;
+
+use serde_json::{Value, json};
 
 use crate::application::IdentitySettings;
-use crate::domain::seed::IdentityField;
+use crate::domain::seed::{Identity, IdentityField};
 use crate::interface::cli::IdentityCommand;
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
+
+/// The identity as `identity show --json` and `init --json` print it.
+pub fn identity_json(seed_path: &Path, identity: &Identity) -> Value {
+    let value = |field: IdentityField| field.get(identity).to_owned();
+    json!({
+        "seed_path": seed_path,
+        "ai_name": value(IdentityField::AiName),
+        "principal": value(IdentityField::Principal),
+        "catchphrase": value(IdentityField::Catchphrase),
+        "style": value(IdentityField::Style),
+        "timezone": value(IdentityField::Timezone),
+        "locale": value(IdentityField::Locale),
+        "voice_id": value(IdentityField::VoiceId),
+    })
+}
 
 /// Runs `identity show` or `identity set`.
 pub fn identity(command: &IdentityCommand, app: &App) -> Result<(), CliError> {
@@ -16,19 +33,7 @@ pub fn identity(command: &IdentityCommand, app: &App) -> Result<(), CliError> {
             let identity = pollster::block_on(service.show())?;
             let value = |field: IdentityField| field.get(&identity).to_owned();
             if *json {
-                crate::say!(
-                    "{}",
-                    json!({
-                        "seed_path": app.seed_path(),
-                        "ai_name": value(IdentityField::AiName),
-                        "principal": value(IdentityField::Principal),
-                        "catchphrase": value(IdentityField::Catchphrase),
-                        "style": value(IdentityField::Style),
-                        "timezone": value(IdentityField::Timezone),
-                        "locale": value(IdentityField::Locale),
-                        "voice_id": value(IdentityField::VoiceId),
-                    })
-                );
+                crate::say!("{}", identity_json(&app.seed_path(), &identity));
             } else {
                 let width = IdentityField::ALL
                     .iter()

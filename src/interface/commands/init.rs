@@ -2,8 +2,6 @@
 
 use std::io::IsTerminal;
 
-use serde_json::json;
-
 use crate::application::{IdentitySettings, InitRequest, InitSeed};
 use crate::domain::RuleError;
 use crate::domain::seed::{
@@ -13,6 +11,7 @@ use crate::interface::cli::{InitArgs, StyleArg};
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
 use crate::interface::error::CliError;
 
+use super::identity::identity_json;
 use super::prompt::ask;
 
 /// Runs `init`.
@@ -29,18 +28,7 @@ pub fn init(args: &InitArgs, app: &App) -> Result<(), CliError> {
     let seed = pollster::block_on(InitSeed::new(app.seeds(COMMAND_LOCK_WAIT)).init(request))?;
     let identity = &seed.identity;
     if args.json {
-        crate::say!(
-            "{}",
-            json!({
-                "seed_path": app.seed_path(),
-                "ai_name": identity.ai_name,
-                "principal": identity.principal_name,
-                "catchphrase": identity.catchphrase,
-                "style": identity.preferences.response_style.as_str(),
-                "timezone": identity.preferences.timezone,
-                "locale": identity.preferences.locale,
-            })
-        );
+        crate::say!("{}", identity_json(&app.seed_path(), identity));
     } else {
         crate::say!(
             "{} now serves {} (seed: {}).\nTry it: carryover context",

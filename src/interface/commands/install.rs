@@ -116,7 +116,8 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
         crate::say!(
             "{}",
             json!({
-                "agent": agent.display_name(),
+                "agent": agent.cli_name(),
+                "agent_name": agent.display_name(),
                 "scope": scope.to_string(),
                 "path": change.path,
                 "changed": change.changes_anything(),
