@@ -100,6 +100,14 @@ fn flags_table<'a>(
                 root.insert("projects", Item::Table(projects));
             }
             let projects = root.get_mut("projects")?.as_table_mut()?;
+            // The project's flags from before its name changed move to its name now, so that
+            // a first change under the new name does not hide the rest of them.
+            if !projects.contains_key(slug.as_str())
+                && let Some(old) = slug.carried_over().find(|old| projects.contains_key(old))
+                && let Some(table) = projects.remove(old)
+            {
+                projects.insert(slug.as_str(), table);
+            }
             if create && !projects.contains_key(slug.as_str()) {
                 let mut project = Table::new();
                 project.set_implicit(true);
@@ -222,6 +230,42 @@ mod tests {
             elsewhere.get("envs"),
             Some(&FlagValue::List(vec!["dev".into()]))
         );
+    }
+
+    #[test]
+    fn a_change_under_a_projects_new_name_keeps_its_flags_from_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("shop");
+        fs_err::create_dir_all(&root).unwrap();
+        let project = crate::domain::project::Project {
+            id: crate::domain::project::ProjectId::from_remote("git@github.com:acme/shop.git")
+                .unwrap(),
+            main_root: root.clone(),
+            root,
+            name: "shop".into(),
+        };
+        let slug = ProjectSlug::for_project(&project);
+        let old = slug.carried_over().next().unwrap().to_owned();
+        let (dir, store) = store(Some(&format!(
+            "[projects.{old}.feature_flags]\nstartup-instruction = \"make status\"\n"
+        )));
+        pollster::block_on(store.set(
+            &FlagTarget::Project(slug.clone()),
+            "envs",
+            &FlagValue::List(vec!["dev".into()]),
+        ))
+        .unwrap();
+        let resolved = pollster::block_on(store.resolved(&slug)).unwrap();
+        assert_eq!(
+            resolved.get("startup-instruction"),
+            Some(&FlagValue::Text("make status".into()))
+        );
+        assert_eq!(
+            resolved.get("envs"),
+            Some(&FlagValue::List(vec!["dev".into()]))
+        );
+        let text = fs_err::read_to_string(dir.path().join("config.toml")).unwrap();
+        assert!(!text.contains(&old), "moved, not copied: {text}");
     }
 
     #[test]
