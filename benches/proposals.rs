@@ -1,5 +1,5 @@
 //! Learning proposals on real user messages (`tests/fixtures/real-sessions/messages-*.json`,
-//! 2,366 messages of published Claude Code and other agents' sessions, labelled durable or not):
+//! 2,482 messages of published Claude Code and other agents' sessions, labelled durable or not):
 //! precision and recall of the phrase rules at the session-end floor, per language.
 //!
 //! `cargo bench --bench proposals` prints the tune part and `seen` … `seen26`, the earlier
@@ -16,7 +16,7 @@ use carryover::domain::scope::{ProposedScope, candidate_scope, proposed_scope};
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
-const SETS: [&str; 32] = [
+const SETS: [&str; 33] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
@@ -49,10 +49,11 @@ const SETS: [&str; 32] = [
     include_str!("../tests/fixtures/real-sessions/messages-fresh27.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh29.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh30.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh31.json"),
 ];
-/// The held-out part's stored splits: none until a set no change has seen is added (the
-/// last, `fresh30`, was measured once and is `seen26` since).
-const HELD_OUT: [&str; 0] = [];
+/// The held-out part's stored splits: `fresh31`, messages of six Claude Code sessions kept
+/// as readable logs, measured once.
+const HELD_OUT: [&str; 1] = ["fresh31"];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;
 
