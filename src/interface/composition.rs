@@ -608,12 +608,7 @@ impl App {
                 format!("{} is not a directory", dir.display()),
                 None,
             )),
-            // Resolved as the agents' own working directory is (`../web` as `/src/web`), so
-            // that it names the project their hooks do.
-            Some(dir) => Ok(dir
-                .canonicalize()
-                .or_else(|_| std::path::absolute(dir))
-                .unwrap_or_else(|_| dir.to_path_buf())),
+            Some(dir) => Ok(lexically_absolute(dir)),
             None => Ok(self.cwd(None)),
         }
     }
@@ -704,4 +699,22 @@ fn data_home(env: &Environment) -> Result<DataHome, CliError> {
             Some("set CARRYOVER_HOME to an absolute directory"),
         )
     })
+}
+
+/// `dir` made absolute with `.` and `..` resolved by the text alone (`../web` from `/src/api`
+/// is `/src/web`): a symbolic link in it is kept as written, as a hook's `cwd` keeps it, so
+/// that both name the same project.
+fn lexically_absolute(dir: &std::path::Path) -> PathBuf {
+    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let mut resolved = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                resolved.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => resolved.push(other),
+        }
+    }
+    resolved
 }
