@@ -60,6 +60,10 @@ pub struct SettingsChange {
     /// Uninstall: carryover's backups that hold nothing but the file after uninstall (with
     /// carryover's hooks taken out, they equal it), so they are deleted.
     pub stale_backups: Vec<PathBuf>,
+    /// What deleting a file leaves in place whatever it holds: the directory above the
+    /// agent's own (the user's home), or the project. Directories below it that the deletion
+    /// leaves empty go too.
+    pub kept: PathBuf,
 }
 
 impl SettingsChange {
@@ -68,7 +72,7 @@ impl SettingsChange {
         self.after.is_some() || !self.stale_backups.is_empty()
     }
 
-    fn unchanged(path: PathBuf, before: Option<String>) -> Self {
+    fn unchanged(path: PathBuf, before: Option<String>, kept: PathBuf) -> Self {
         Self {
             path,
             before,
@@ -77,6 +81,7 @@ impl SettingsChange {
             backup: None,
             delete: false,
             stale_backups: Vec::new(),
+            kept,
         }
     }
 }
@@ -106,6 +111,21 @@ pub struct HookTarget {
     /// For the user scope: write the target of a settings file that is a symbolic link
     /// (dotfile managers link them); never for a project's files.
     pub follow_links: bool,
+}
+
+impl HookTarget {
+    /// The directory deleting a settings file never removes: the one holding the agent's own
+    /// (user scope), so that a folder of carryover's making (`~/.copilot/hooks`, `~/.copilot`)
+    /// goes when left empty; the project (project scopes).
+    fn kept_dir(&self) -> PathBuf {
+        match self.scope {
+            InstallScope::User => {
+                let home = self.homes.of(self.agent);
+                home.parent().unwrap_or(home).to_path_buf()
+            }
+            InstallScope::Project | InstallScope::Local => self.project_root.clone(),
+        }
+    }
 }
 
 /// Plans and applies changes to agents' settings files.
@@ -142,7 +162,7 @@ impl<F: SettingsFiles> HookInstaller<F> {
                 source,
             })?,
             None if *action == HookAction::Uninstall => {
-                return Ok(SettingsChange::unchanged(path, before));
+                return Ok(SettingsChange::unchanged(path, before, target.kept_dir()));
             }
             None => serde_json::Value::Object(Default::default()),
         };
@@ -196,7 +216,7 @@ impl<F: SettingsFiles> HookInstaller<F> {
             backup: None,
             delete: false,
             stale_backups: Vec::new(),
-            ..SettingsChange::unchanged(path, before)
+            ..SettingsChange::unchanged(path, before, target.kept_dir())
         };
         change.status_line = status_line;
         match action {
@@ -287,7 +307,7 @@ impl<F: SettingsFiles> HookInstaller<F> {
         let mut applied = Applied::default();
         if let Some(after) = &change.after {
             if change.delete {
-                self.files.remove(&change.path).await?;
+                self.files.remove(&change.path, &change.kept).await?;
                 applied.deleted = true;
             } else {
                 applied.backup = self
@@ -297,7 +317,7 @@ impl<F: SettingsFiles> HookInstaller<F> {
             }
         }
         for backup in &change.stale_backups {
-            self.files.remove(backup).await?;
+            self.files.remove(backup, &change.kept).await?;
             applied.removed_backups.push(backup.clone());
         }
         Ok(applied)
@@ -682,15 +702,31 @@ mod tests {
         assert!(change.after.is_some());
     }
 
+    #[rstest::rstest]
+    #[case::user_copilot(AgentKind::Copilot, InstallScope::User, "/home/u")]
+    #[case::user_claude(AgentKind::Claude, InstallScope::User, "/home/u")]
+    #[case::project(AgentKind::Copilot, InstallScope::Project, "/work/shop")]
+    #[case::local(AgentKind::Claude, InstallScope::Local, "/work/shop")]
+    fn a_deletion_keeps_the_home_or_the_project(
+        #[case] agent: AgentKind,
+        #[case] scope: InstallScope,
+        #[case] kept: &str,
+    ) {
+        assert_eq!(target(agent, scope).kept_dir(), PathBuf::from(kept));
+    }
+
     #[test]
     fn applying_a_deletion_removes_the_file_and_writes_nothing() {
         let mut files = files_with_backups(installed(serde_json::json!({})), &[]);
         files.expect_replace().never();
         files
             .expect_remove()
-            .with(eq(PathBuf::from("/work/shop/.claude/settings.json")))
+            .with(
+                eq(PathBuf::from("/work/shop/.claude/settings.json")),
+                eq(PathBuf::from("/work/shop")),
+            )
             .times(1)
-            .returning(|_| Ok(()));
+            .returning(|_, _| Ok(()));
         let installer = HookInstaller::new(files, fixed_clock());
         let change = pollster::block_on(installer.plan(
             &target(AgentKind::Claude, InstallScope::Project),

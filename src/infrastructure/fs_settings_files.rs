@@ -105,29 +105,20 @@ impl SettingsFiles for FsSettingsFiles {
         Ok(found.into_iter().map(|(_, path)| path).collect())
     }
 
-    async fn remove(&self, path: &Path) -> Result<(), SettingsError> {
+    async fn remove(&self, path: &Path, kept: &Path) -> Result<(), SettingsError> {
         match std::fs::remove_file(path) {
             Ok(()) => {}
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
             Err(error) => return Err(io(path)(error)),
         }
-        // Each enclosing directory left empty goes, up to the agent's own dot folder
-        // (`~/.copilot` for `~/.copilot/hooks/carryover.json`), never beyond it: the folder
-        // holding that is the user's home or project. `remove_dir` fails, as meant, on a
-        // directory that holds anything else.
+        // `remove_dir` fails, as meant, on a directory that holds anything else.
         for dir in path.ancestors().skip(1) {
-            if std::fs::remove_dir(dir).is_err() || is_dot_folder(dir) {
+            if !dir.starts_with(kept) || dir == kept || std::fs::remove_dir(dir).is_err() {
                 break;
             }
         }
         Ok(())
     }
-}
-
-/// Whether `dir`'s name starts with a dot, as every agent's settings folder does.
-fn is_dot_folder(dir: &Path) -> bool {
-    dir.file_name()
-        .is_some_and(|name| name.to_string_lossy().starts_with('.'))
 }
 
 /// Whether the owner may not write the file (mode without `u+w`).
@@ -283,7 +274,7 @@ mod tests {
             ]
         );
         fs_err::write(&path, "{}").unwrap();
-        pollster::block_on(files.remove(&path)).unwrap();
+        pollster::block_on(files.remove(&path, dir.path())).unwrap();
         assert!(
             !path.exists() && claude.exists(),
             "a directory in use stays"
@@ -292,27 +283,42 @@ mod tests {
             fs_err::remove_file(entry.unwrap().path()).unwrap();
         }
         fs_err::write(&path, "{}").unwrap();
-        pollster::block_on(files.remove(&path)).unwrap();
+        pollster::block_on(files.remove(&path, dir.path())).unwrap();
         assert!(!claude.exists(), "an emptied directory goes too");
     }
 
     #[test]
-    fn removing_a_nested_file_empties_up_to_the_agents_folder_and_no_further() {
+    fn removing_a_nested_file_empties_the_directories_below_the_kept_one_only() {
         let home = tempfile::tempdir().unwrap();
         let hooks = home.path().join(".copilot").join("hooks");
         fs_err::create_dir_all(&hooks).unwrap();
         let path = hooks.join("carryover.json");
         fs_err::write(&path, "{}").unwrap();
-        pollster::block_on(FsSettingsFiles.remove(&path)).unwrap();
+        pollster::block_on(FsSettingsFiles.remove(&path, home.path())).unwrap();
         assert!(!home.path().join(".copilot").exists());
-        assert!(home.path().exists(), "the folder holding the agent's stays");
+        assert!(
+            home.path().exists(),
+            "the kept directory stays, empty or not"
+        );
 
         let kept = home.path().join(".copilot");
         fs_err::create_dir_all(kept.join("hooks")).unwrap();
         fs_err::write(kept.join("config.json"), "{}").unwrap();
         fs_err::write(kept.join("hooks").join("carryover.json"), "{}").unwrap();
-        pollster::block_on(FsSettingsFiles.remove(&kept.join("hooks").join("carryover.json")))
-            .unwrap();
+        pollster::block_on(
+            FsSettingsFiles.remove(&kept.join("hooks").join("carryover.json"), home.path()),
+        )
+        .unwrap();
         assert!(!kept.join("hooks").exists() && kept.join("config.json").exists());
+
+        // An agent home of the user's choosing, with no leading dot: nothing above it goes.
+        let chosen = home.path().join("agents").join("codex");
+        fs_err::create_dir_all(&chosen).unwrap();
+        fs_err::write(chosen.join("hooks.json"), "{}").unwrap();
+        pollster::block_on(
+            FsSettingsFiles.remove(&chosen.join("hooks.json"), &home.path().join("agents")),
+        )
+        .unwrap();
+        assert!(!chosen.exists() && home.path().join("agents").exists());
     }
 }

@@ -107,6 +107,17 @@ impl AgentHomes {
 }
 
 impl AgentHomes {
+    /// The agent's own configuration directory.
+    pub fn of(&self, agent: AgentKind) -> &Path {
+        match agent {
+            AgentKind::Claude => &self.claude,
+            AgentKind::Codex => &self.codex,
+            AgentKind::Gemini => &self.gemini,
+            AgentKind::Copilot => &self.copilot,
+            AgentKind::Cursor => &self.cursor,
+        }
+    }
+
     /// Copilot CLI's transcript of a session, `<copilot home>/session-state/<id>/events.jsonl`:
     /// its sessionStart, userPromptSubmitted and sessionEnd payloads name none.
     pub fn copilot_transcript(&self, session: &SessionId) -> PathBuf {

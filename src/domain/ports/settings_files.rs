@@ -39,7 +39,7 @@ pub trait SettingsFiles: Send + Sync {
     /// first.
     async fn backups(&self, path: &Path) -> Result<Vec<PathBuf>, SettingsError>;
 
-    /// Deletes the file (gone already is fine), then each enclosing directory left empty, up
-    /// to the agent's own dot folder (`~/.copilot`).
-    async fn remove(&self, path: &Path) -> Result<(), SettingsError>;
+    /// Deletes the file (gone already is fine), then each enclosing directory it leaves empty
+    /// below `kept`, which stays.
+    async fn remove(&self, path: &Path, kept: &Path) -> Result<(), SettingsError>;
 }
