@@ -99,7 +99,7 @@ fn flags_table<'a>(
                 projects.set_implicit(true);
                 root.insert("projects", Item::Table(projects));
             }
-            let projects = root.get_mut("projects")?.as_table_mut()?;
+            let projects = table_at(root, "projects")?;
             // The project's flags from before its name changed move to its name now, so that
             // a first change under the new name does not hide the rest of them.
             if !projects.contains_key(slug.as_str())
@@ -113,13 +113,24 @@ fn flags_table<'a>(
                 project.set_implicit(true);
                 projects.insert(slug.as_str(), Item::Table(project));
             }
-            projects.get_mut(slug.as_str())?.as_table_mut()?
+            table_at(projects, slug.as_str())?
         }
     };
     if create && !parent.contains_key("feature_flags") {
         parent.insert("feature_flags", Item::Table(Table::new()));
     }
-    parent.get_mut("feature_flags")?.as_table_mut()
+    table_at(parent, "feature_flags")
+}
+
+/// The table under `key`, one written inline (`feature_flags = { a = true }`) made a table of
+/// its own first, so that a flag can be added to it.
+fn table_at<'a>(parent: &'a mut Table, key: &str) -> Option<&'a mut Table> {
+    let item = parent.get_mut(key)?;
+    if item.is_inline_table() {
+        let inline = std::mem::take(item);
+        *item = Item::Table(inline.into_table().ok()?);
+    }
+    item.as_table_mut()
 }
 
 fn to_item(flag: &FlagValue) -> Item {
@@ -266,6 +277,23 @@ mod tests {
         );
         let text = fs_err::read_to_string(dir.path().join("config.toml")).unwrap();
         assert!(!text.contains(&old), "moved, not copied: {text}");
+    }
+
+    #[rstest::rstest]
+    #[case::inline_flags("[projects.x]\nfeature_flags = { old = true }\n")]
+    #[case::inline_project("[projects]\nx = { feature_flags = { old = true } }\n")]
+    fn a_flag_is_added_to_tables_written_inline(#[case] text: &str) {
+        let (_dir, store) = store(Some(text));
+        let slug = ProjectSlug::from_text("x");
+        pollster::block_on(store.set(
+            &FlagTarget::Project(slug.clone()),
+            "new",
+            &FlagValue::Bool(true),
+        ))
+        .unwrap();
+        let resolved = pollster::block_on(store.resolved(&slug)).unwrap();
+        assert_eq!(resolved.get("old"), Some(&FlagValue::Bool(true)));
+        assert_eq!(resolved.get("new"), Some(&FlagValue::Bool(true)));
     }
 
     #[test]
