@@ -116,6 +116,15 @@ fn disabled_handoffs_are_neither_written_nor_injected() {
             .session_start("sessionstart-startup-2")
             .contains("from before")
     );
+    replay
+        .env
+        .carryover()
+        .args(["handoff", "list", "--cwd"])
+        .arg(&replay.project)
+        .assert()
+        .success()
+        .stdout(contains("older"))
+        .stdout(contains("the next session starts with it").not());
 }
 
 #[test]
@@ -183,6 +192,22 @@ fn the_newest_by_modification_time_wins_and_empty_ones_are_skipped() {
         .filter_map(|row| row["session"].as_str())
         .collect();
     assert_eq!(next, ["middle"]);
+
+    // Through a symbolic link, the directory is named as a hook's `cwd` names it.
+    let link = project.parent().unwrap().join("shop-api-link");
+    std::os::unix::fs::symlink(&project, &link).unwrap();
+    let output = replay
+        .env
+        .carryover()
+        .args(["handoff", "list", "--json", "--cwd"])
+        .arg(&link)
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        value["root"].as_str().map(std::path::PathBuf::from),
+        Some(link)
+    );
 }
 
 #[test]
@@ -342,5 +367,6 @@ fn session_ends_help_names_its_agents_without_output_shapes_it_never_prints() {
         .assert()
         .success()
         .stdout(contains("(claude, codex, gemini, copilot, cursor"))
+        .stdout(contains("plain)"))
         .stdout(contains("hookSpecificOutput").not());
 }

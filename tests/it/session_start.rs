@@ -100,6 +100,15 @@ fn first_run_prints_a_setup_context_and_tells_the_user() {
             .contains("carryover init")
     );
     assert!(!env.seed_path().exists(), "the hook must not create a seed");
+
+    // Run by hand before any hook is installed, it claims no installation either.
+    let output = env.carryover().arg("context").output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("carryover is not set up yet") && !text.contains("installed"),
+        "{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 #[rstest::rstest]

@@ -19,12 +19,15 @@ pub fn handoff(args: &HandoffArgs, app: &App) -> Result<(), CliError> {
     match &args.command {
         HandoffCommand::List { .. } => {
             let entries = pollster::block_on(handoffs.list(&slug)).map_err(failed)?;
-            // The one a new session starts with: not always the newest, since a session that
-            // only talked does not displace one that did work.
-            let next = pollster::block_on(handoffs.newest(&slug, &HandoffFilter::default()))
-                .map_err(failed)?
-                .found
-                .map(|found| found.entry.path);
+            // The one a new session starts with (none while handoffs are off): not always the
+            // newest, since a session that only talked does not displace one that did work.
+            let next = match app.config.handoff.enabled {
+                true => pollster::block_on(handoffs.newest(&slug, &HandoffFilter::default()))
+                    .map_err(failed)?
+                    .found
+                    .map(|found| found.entry.path),
+                false => None,
+            };
             let is_next = |path: &std::path::Path| next.as_deref() == Some(path);
             if json {
                 let rows: Vec<_> = entries

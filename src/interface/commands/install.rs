@@ -171,18 +171,14 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
     Ok(())
 }
 
-/// What the status line shows, as the install summary lists it.
-const STATUS_LINE_ENTRY: &str = "carryover statusline (context fill, tier, proposals)";
-
 fn report(change: &SettingsChange, agent: AgentKind, installing: bool, applied: &Applied) {
     let name = agent.display_name();
     let path = change.path.display();
+    // Wiring the status line changes the file, so it is listed with the hooks.
     let status_line_wired = matches!(
         change.status_line,
         Some(StatusLineChange::Added | StatusLineChange::Updated)
     );
-    // With the hooks, the status line is one more entry of their list.
-    let listed_with_hooks = installing && change.after.is_some() && status_line_wired;
     match (installing, change.after.is_some()) {
         (true, true) => {
             crate::say!("carryover's hooks are wired into {name}: {path}");
@@ -194,8 +190,8 @@ fn report(change: &SettingsChange, agent: AgentKind, installing: bool, applied: 
                     spec.args.join(" ")
                 );
             }
-            if listed_with_hooks {
-                crate::say!("  statusLine: {STATUS_LINE_ENTRY}");
+            if status_line_wired {
+                crate::say!("  statusLine: carryover statusline (context fill, tier, proposals)");
             }
             if agent == AgentKind::Codex {
                 crate::say!(
@@ -226,9 +222,6 @@ fn report(change: &SettingsChange, agent: AgentKind, installing: bool, applied: 
         (false, false) => crate::say!("{path} holds no carryover hook; nothing changed."),
     }
     match change.status_line {
-        Some(StatusLineChange::Added | StatusLineChange::Updated) if !listed_with_hooks => {
-            crate::say!("carryover's status line is wired: {STATUS_LINE_ENTRY}");
-        }
         Some(StatusLineChange::KeptTheirs) => crate::say!(
             "Your own status line is kept; `carryover statusline` can be called from it to show the gauge."
         ),
