@@ -4,9 +4,9 @@
 //!
 //! `cargo bench --bench proposals` prints the tune part and `seen` … `seen27`, the earlier
 //! held-out parts (up to `messages-fresh31.json`, the messages of six Claude Code sessions
-//! kept as readable logs; each measured once, tuned on since); `-- --heldout` adds the held-out part, the
-//! stored splits in `HELD_OUT` (none now: the next fresh set goes there; measure it once,
-//! when tuning is done). `-- --detail` lists the false proposals and
+//! kept as readable logs; each measured once, tuned on since); `-- --heldout` adds the
+//! held-out part, the stored splits in `HELD_OUT` (none now: the next fresh set goes there;
+//! measure it once, when tuning is done). `-- --detail` lists the false proposals and
 //! misses of every part but the held-out one; `-- --explain ID` every candidate of one message
 //! outside it. A second table gives, per part, how many durable messages' proposals get the
 //! scope their label gives (project or global), against the rewritten text's alone.
