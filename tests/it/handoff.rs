@@ -172,17 +172,10 @@ fn the_newest_by_modification_time_wins_and_empty_ones_are_skipped() {
 
     // Named the long way round, the project is the same one, and its JSON says so.
     let roundabout = project.join("..").join(project.file_name().unwrap());
-    let output = replay
-        .env
-        .carryover()
-        .args(["handoff", "list", "--json", "--cwd"])
-        .arg(&roundabout)
-        .output()
-        .unwrap();
-    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let value = listed_json(&replay, &roundabout);
     assert_eq!(
         value["root"].as_str().map(std::path::PathBuf::from),
-        Some(project.canonicalize().unwrap())
+        Some(project.clone())
     );
     let next: Vec<&str> = value["handoffs"]
         .as_array()
@@ -196,18 +189,28 @@ fn the_newest_by_modification_time_wins_and_empty_ones_are_skipped() {
     // Through a symbolic link, the directory is named as a hook's `cwd` names it.
     let link = project.parent().unwrap().join("shop-api-link");
     std::os::unix::fs::symlink(&project, &link).unwrap();
-    let output = replay
-        .env
-        .carryover()
-        .args(["handoff", "list", "--json", "--cwd"])
-        .arg(&link)
-        .output()
-        .unwrap();
-    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let value = listed_json(&replay, &link);
     assert_eq!(
         value["root"].as_str().map(std::path::PathBuf::from),
         Some(link)
     );
+}
+
+/// `handoff list --json --cwd dir`'s answer.
+fn listed_json(replay: &Replay, dir: &Path) -> serde_json::Value {
+    let output = replay
+        .env
+        .carryover()
+        .args(["handoff", "list", "--json", "--cwd"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
 }
 
 #[test]
