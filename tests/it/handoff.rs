@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
-use crate::support::{Replay, slug};
+use crate::support::{Replay, slug, succeeded};
 
 const SHOP_API_SESSION: &str = "81b8f225-6c82-470b-98cc-ec96494e08b9";
 
@@ -205,12 +205,7 @@ fn listed_json(replay: &Replay, dir: &Path) -> serde_json::Value {
         .arg(dir)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
+    serde_json::from_str(&succeeded(&output)).unwrap()
 }
 
 #[test]

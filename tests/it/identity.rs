@@ -1,23 +1,11 @@
 //! `identity show|set` and `init --force` as a user runs them: one field changes, the rest is
 //! kept, and a refused value writes nothing.
 
-use std::process::Output;
-
 use predicates::str::contains;
 use rstest::rstest;
 use serde_json::Value;
 
-use crate::support::Hermetic;
-
-fn succeeded(output: &Output) -> String {
-    assert!(
-        output.status.success(),
-        "exit {:?}: {}",
-        output.status.code(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout.clone()).expect("UTF-8 on stdout")
-}
+use crate::support::{Hermetic, succeeded};
 
 fn show(env: &Hermetic) -> Value {
     let output = env

@@ -1,6 +1,6 @@
 //! `hook session-start` over the real client's payloads.
 
-use crate::support::{Hermetic, envelope, fixture, session_start_fixtures};
+use crate::support::{Hermetic, envelope, fixture, session_start_fixtures, succeeded};
 
 #[test]
 fn every_real_payload_gets_identity_learnings_proposals_and_state() {
@@ -102,12 +102,10 @@ fn first_run_prints_a_setup_context_and_tells_the_user() {
     assert!(!env.seed_path().exists(), "the hook must not create a seed");
 
     // Run by hand before any hook is installed, it claims no installation either.
-    let output = env.carryover().arg("context").output().unwrap();
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = succeeded(&env.carryover().arg("context").output().unwrap());
     assert!(
         text.contains("carryover is not set up yet") && !text.contains("installed"),
-        "{text}{}",
-        String::from_utf8_lossy(&output.stderr)
+        "{text}"
     );
 }
 

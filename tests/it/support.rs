@@ -196,6 +196,18 @@ impl Hermetic {
     }
 }
 
+/// The standard output of a command that must have succeeded; on failure, its exit code and
+/// standard error say why.
+pub fn succeeded(output: &std::process::Output) -> String {
+    assert!(
+        output.status.success(),
+        "exit {:?}: {}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 on stdout")
+}
+
 /// A file under `tests/fixtures`.
 pub fn fixture(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
