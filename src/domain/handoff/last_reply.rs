@@ -3,6 +3,8 @@
 //! A long reply says what it did first and what it asks or leaves open last; the middle
 //! (details, tables of results) is what goes.
 
+use super::interjection::without_interjection;
+
 /// Marks where paragraphs were left out.
 const GAP: &str = "…";
 /// Words with which a paragraph hands on work (what remains, what comes next, what was
@@ -74,10 +76,13 @@ fn is_thematic_break(line: &str) -> bool {
 /// those between in order while they fit (tables left out), with `…` where some were left out.
 /// When no other paragraph fits whole, the opening runs on to a word boundary; a first
 /// paragraph longer than `max` is cut at a sentence or word. Markdown headings are demoted and
-/// an output style's frames left out.
+/// an output style's frames and an opening interjection ("Perfect!") left out.
 pub fn cut_reply(text: &str, max: usize) -> String {
     let mut demoted: Vec<String> = Vec::new();
-    for line in text.trim().lines().filter(|line| !is_decoration(line)) {
+    for line in without_interjection(text.trim())
+        .lines()
+        .filter(|line| !is_decoration(line))
+    {
         // A dropped rule leaves the blank lines around it: one separates paragraphs enough.
         let blank = line.trim().is_empty();
         if blank && demoted.last().is_none_or(|last| last.trim().is_empty()) {
@@ -198,7 +203,8 @@ mod tests {
 
     #[rstest]
     #[case::short("Done.", 100, "Done.")]
-    #[case::headings_demoted("## Summary\nAll green.", 100, "**Summary**\nAll green.")]
+    #[case::headings_demoted("## Next steps\nTag it.", 100, "**Next steps**\nTag it.")]
+    #[case::a_summary_label_left_out("## Summary\nAll green.", 100, "All green.")]
     #[case::not_a_heading("#hashtag stays", 100, "#hashtag stays")]
     #[case::runs_on_when_nothing_else_fits(
         "All clean. The changes are:\n\n1. **Toggle** moved left, and a long tail",

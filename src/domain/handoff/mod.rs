@@ -6,6 +6,7 @@ mod compact_summary;
 mod context_section;
 mod document;
 mod file_groups;
+mod interjection;
 mod last_reply;
 mod links;
 mod open_threads;
