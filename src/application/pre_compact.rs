@@ -154,7 +154,7 @@ where
         }
         .render();
         let name = match &request.session_id {
-            Some(id) => format!("{}-{}", now.compact(), id.short()),
+            Some(id) => format!("{}-{}", now.compact(), id.as_str()),
             None => now.compact(),
         };
         let checkpoint = match self.states.write_checkpoint(&slug, &name, &document).await {
@@ -175,19 +175,14 @@ where
             checkpoint: checkpoint.clone(),
             recorded_at: Some(now),
             reported_session: None,
+            sessions: Default::default(),
             extra: Default::default(),
         };
         if let Err(error) = self
             .states
             .update(
                 &slug,
-                Box::new(move |previous| {
-                    let previous = previous.unwrap_or_default();
-                    ContextState {
-                        extra: previous.extra,
-                        ..state
-                    }
-                }),
+                Box::new(move |previous| state.recorded_over(previous)),
             )
             .await
         {
@@ -273,7 +268,10 @@ mod tests {
             .times(1)
             .returning(move |slug, name, text| {
                 assert!(slug.as_str().starts_with("notes-"));
-                assert_eq!(name, "20261122T184000Z-2c764cf4");
+                assert_eq!(
+                    name, "20261122T184000Z-2c764cf4-ae92",
+                    "the whole id: parallel sessions never share a name"
+                );
                 *document.lock().unwrap() = text.to_owned();
                 Ok(PathBuf::from(format!("/data/checkpoints/{name}.md")))
             });
@@ -306,10 +304,12 @@ mod tests {
         assert_eq!(
             state.checkpoint,
             Some(PathBuf::from(
-                "/data/checkpoints/20261122T184000Z-2c764cf4.md"
+                "/data/checkpoints/20261122T184000Z-2c764cf4-ae92.md"
             ))
         );
         assert_eq!(state.session_id.as_deref(), Some("2c764cf4-ae92"));
+        let own = &state.sessions["2c764cf4-ae92"];
+        assert_eq!((own.fill, own.reported), (state.pre_compaction_fill, false));
         assert!(document.lock().unwrap().contains("  - add retries"));
     }
 

@@ -46,9 +46,8 @@ pub(super) async fn start_notice<St: ContextStateStore, T: TranscriptReader>(
         StartKind::Reset => return Some(reset_notice()),
         StartKind::Compaction => {}
     }
-    let recorded = state.and_then(|s| s.pending_for(input.session_id).map(|figures| (s, figures)));
-    if let Some((state, (fill, tier))) = recorded {
-        let checkpoint = state.checkpoint.as_deref();
+    if let Some(pending) = state.and_then(|s| s.pending_for(input.session_id)) {
+        let (fill, tier, checkpoint) = (pending.fill, pending.tier, pending.checkpoint);
         let summary = match checkpoint {
             Some(path) => match states.read_checkpoint(slug, path).await {
                 Ok(document) => checkpoint_summary(&document),

@@ -197,7 +197,11 @@ where
         let block = self.prior_block(&mut started).await;
         let moment = Moment::of(
             started.request.source,
-            state.as_ref().is_some_and(ContextState::has_pending_fill),
+            state.as_ref().is_some_and(|state| {
+                state
+                    .pending_for(started.request.session_id.as_deref())
+                    .is_some()
+            }),
             block,
         );
         let mut gathered = self.gather(&mut started, moment, state.as_ref()).await;

@@ -49,16 +49,6 @@ impl SessionId {
     pub fn as_str(&self) -> &str {
         &self.0
     }
-
-    /// The first eight characters, for file names and messages.
-    pub fn short(&self) -> &str {
-        let end = self
-            .0
-            .char_indices()
-            .nth(8)
-            .map_or(self.0.len(), |(i, _)| i);
-        &self.0[..end]
-    }
 }
 
 impl fmt::Display for SessionId {
@@ -97,15 +87,6 @@ mod tests {
     fn refuses_very_long_ids() {
         assert!(SessionId::parse(&"a".repeat(129)).is_err());
         assert!(SessionId::parse(&"a".repeat(128)).is_ok());
-    }
-
-    #[test]
-    fn short_is_the_first_eight_characters() {
-        assert_eq!(
-            SessionId::parse("2c764cf4-ae92").unwrap().short(),
-            "2c764cf4"
-        );
-        assert_eq!(SessionId::parse("abc").unwrap().short(), "abc");
     }
 
     proptest::proptest! {

@@ -211,3 +211,76 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     found
 }
+
+/// Runs `hook EVENT` with the fixture `payload` as session `session`; returns stdout's context.
+fn hook_as(replay: &Replay, event: &str, payload: &str, session: &str) -> String {
+    let mut value: Value = serde_json::from_slice(&replay.payload(payload)).unwrap();
+    value["session_id"] = session.into();
+    let output = replay
+        .env
+        .carryover()
+        .args(["hook", event])
+        .write_stdin(serde_json::to_vec(&value).unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    match output.stdout.is_empty() {
+        true => String::new(),
+        false => envelope(&output.stdout).1,
+    }
+}
+
+#[test]
+fn two_sessions_of_one_project_each_get_their_own_compaction_notice() {
+    let replay = Replay::new("notes");
+    hook_as(&replay, "pre-compact", "precompact-manual-1", "session-a");
+    hook_as(&replay, "pre-compact", "precompact-manual-1", "session-b");
+    let mut checkpoints = Vec::new();
+    for session in ["session-a", "session-b"] {
+        let context = hook_as(&replay, "session-start", "sessionstart-compact-1", session);
+        assert!(
+            context.starts_with("<compaction-notice tier=\"NOMINAL\" fill=\"0.17\">"),
+            "{session}: {context}"
+        );
+        let checkpoint = context
+            .split_once("Review checkpoint at ")
+            .and_then(|(_, rest)| rest.split_once(". Resume"))
+            .map(|(path, _)| path.to_owned())
+            .unwrap_or_else(|| panic!("no checkpoint named: {context}"));
+        checkpoints.push(checkpoint);
+        let again = hook_as(&replay, "session-start", "sessionstart-compact-1", session);
+        assert!(
+            !again.contains("compaction-notice"),
+            "{session} told twice: {again}"
+        );
+    }
+    assert_ne!(
+        checkpoints[0], checkpoints[1],
+        "each session is shown its own checkpoint"
+    );
+}
+
+#[test]
+fn a_pre_compact_payload_that_is_not_json_records_nothing() {
+    let replay = Replay::new("notes");
+    replay.pre_compact("precompact-manual-1");
+    let before = replay.state();
+    let output = replay
+        .env
+        .carryover()
+        .args(["hook", "pre-compact"])
+        .current_dir(&replay.project)
+        .write_stdin("{bad")
+        .output()
+        .unwrap();
+    assert!(output.status.success() && output.stdout.is_empty());
+    assert_eq!(replay.state(), before, "the recorded compaction is kept");
+    let checkpoints = fs_err::read_dir(replay.project_dir().join("checkpoints"))
+        .unwrap()
+        .count();
+    assert_eq!(checkpoints, 1, "no empty checkpoint is written");
+}

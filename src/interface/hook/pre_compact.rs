@@ -21,10 +21,18 @@ fn is_gemini_turn_check(input: &HookInput) -> bool {
         && input.trigger.as_deref() == Some("auto")
 }
 
-/// Runs the hook. Always exits 0 with nothing on stdout.
+/// Runs the hook. Always exits 0 with nothing on stdout; a payload that names neither the
+/// session nor its transcript records nothing.
 pub fn pre_compact(env: Environment) -> ExitCode {
     silent_hook("pre-compact", env, |app, input, diagnostics| {
         if is_gemini_turn_check(&input) {
+            return;
+        }
+        if input.session_id.is_none() && input.transcript_path.is_none() {
+            // Nothing says which session is compacting: a record would take the place of
+            // another session's and tell the next start nothing.
+            diagnostics
+                .push("no session_id or transcript_path in the payload; nothing recorded".into());
             return;
         }
         let session_id = input.session_id.as_deref().and_then(|raw| {
