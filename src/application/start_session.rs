@@ -320,13 +320,9 @@ where
         let seed = match self.seeds.load().await {
             Ok(Some(loaded)) => {
                 if let Some(repaired) = loaded.repaired {
-                    started.user_messages.push(format!(
-                        "repaired {}: {}; restored the version of commit {}{}",
-                        self.seeds.location().display(),
-                        repaired.problem,
-                        repaired.from_commit,
-                        repaired.kept_clause()
-                    ));
+                    started
+                        .user_messages
+                        .push(repaired.message(&self.seeds.location()));
                 }
                 Some(loaded.seed).filter(|seed| !seed.needs_setup())
             }

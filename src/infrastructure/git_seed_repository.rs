@@ -151,13 +151,16 @@ impl GitSeedRepository {
         self.git
             .commit_event(&[&name], &reason.to_string())
             .map_err(|e| self.git_error(e))?;
+        let repaired = Repaired {
+            problem: problem.to_owned(),
+            kept,
+            from_commit: short,
+        };
+        // Every command that loads the seed tells of it, not only those that report on it.
+        self.notice(repaired.message(self.file.path()));
         Ok(LoadedSeed {
             seed,
-            repaired: Some(Repaired {
-                problem: problem.to_owned(),
-                kept,
-                from_commit: short,
-            }),
+            repaired: Some(repaired),
         })
     }
 

@@ -265,7 +265,16 @@ impl App {
         JsonContextStateStore::new(self.data_home.projects_dir(), lock_wait)
     }
 
-    /// What the seed store said since the last call (a change saved but not committed).
+    /// What the seed store has said so far (a repair, a change saved but not committed),
+    /// left to be told after the command.
+    pub fn peek_seed_notices(&self) -> Vec<String> {
+        self.seed_notices
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The seed store's notices, taken: told once, after the command.
     pub fn take_seed_notices(&self) -> Vec<String> {
         std::mem::take(
             &mut *self

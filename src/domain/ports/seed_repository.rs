@@ -1,6 +1,6 @@
 //! Where the seed lives.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::domain::seed::Seed;
 use crate::domain::{ChangeReason, SeedError};
@@ -30,6 +30,18 @@ pub struct Repaired {
 }
 
 impl Repaired {
+    /// What every command that loaded the seed tells the user of the repair of the seed at
+    /// `location`.
+    pub fn message(&self, location: &Path) -> String {
+        format!(
+            "repaired {}: {}; restored the version of commit {}{}",
+            location.display(),
+            self.problem,
+            self.from_commit,
+            self.kept_clause()
+        )
+    }
+
     /// How the bad file was dealt with, as a message's closing clause: `, kept the bad file
     /// as …`, or nothing when there was no file to keep.
     pub fn kept_clause(&self) -> String {

@@ -28,8 +28,13 @@ pub fn context(args: &ContextArgs, app: &App) -> Result<(), CliError> {
         mode: app.mode(args.mode),
         consume: false,
     }));
+    // The seed's notices (a repair) are told after the command; the session start's own
+    // word for the same repair is not told twice.
+    let notices = app.peek_seed_notices();
     for message in outcome.diagnostics.iter().chain(&outcome.user_messages) {
-        crate::tell!("carryover: {message}");
+        if !notices.contains(message) {
+            crate::tell!("carryover: {message}");
+        }
     }
     if args.json {
         crate::say!("{}", to_json(&outcome.context));

@@ -18,14 +18,6 @@ use crate::interface::error::CliError;
 /// Prints the report; exits non-zero when the seed exists but cannot be used.
 pub fn status(args: &StatusArgs, app: &App) -> Result<(), CliError> {
     let report = pollster::block_on(SeedStatus::new(app.seeds(COMMAND_LOCK_WAIT)).report());
-    if let Some(repaired) = &report.repaired {
-        crate::tell!(
-            "carryover repaired the seed ({}): restored commit {}{}",
-            repaired.problem,
-            repaired.from_commit,
-            repaired.kept_clause()
-        );
-    }
     let setup = setup(app);
     if args.json {
         let mut value = to_json(&report, app);

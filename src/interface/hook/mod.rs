@@ -136,7 +136,13 @@ fn report(app: Option<&App>, event: &str, messages: &[String]) {
         stderr_line(&format!("carryover {event}: {message}"));
     }
     let Some(app) = app else { return };
-    let notices = app.take_seed_notices();
+    // A notice the hook already passed on (a repair, also a session start's user message) is
+    // told once.
+    let notices: Vec<String> = app
+        .take_seed_notices()
+        .into_iter()
+        .filter(|notice| !messages.contains(notice))
+        .collect();
     for notice in &notices {
         stderr_line(&format!("carryover {event}: {notice}"));
     }
