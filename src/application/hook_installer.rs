@@ -7,7 +7,8 @@ use std::sync::Arc;
 use crate::domain::SettingsError;
 use crate::domain::agent_hooks::{
     AgentHomes, AgentKind, HookLayout, InstallScope, StatusLineChange, encode_settings,
-    install_hooks, install_status_line, parse_settings, uninstall_hooks, uninstall_status_line,
+    has_own_status_line, install_hooks, install_status_line, parse_settings, uninstall_hooks,
+    uninstall_status_line,
 };
 #[cfg(test)]
 use crate::domain::ports::SettingsFileState;
@@ -187,15 +188,27 @@ impl<F: SettingsFiles> HookInstaller<F> {
                         .into());
                     }
                     (_, false) => (hooked, None),
-                    (policy, true) => {
-                        let (wired, change) = install_status_line(hooked, binary).map_err(shape)?;
-                        if *policy == StatusLinePolicy::Required
-                            && change == StatusLineChange::KeptTheirs
-                        {
-                            return Err(SettingsError::StatusLineTaken { path }.into());
+                    (policy, true) => match self.own_status_line_elsewhere(target, &path).await {
+                        Some(theirs) if *policy == StatusLinePolicy::Required => {
+                            return Err(SettingsError::StatusLineTaken { path: theirs }.into());
                         }
-                        (wired, Some(change))
-                    }
+                        // The user's own shows in this project: one of carryover's here would
+                        // hide it, or be hidden by it.
+                        Some(_) => (
+                            uninstall_status_line(hooked).0,
+                            Some(StatusLineChange::KeptTheirs),
+                        ),
+                        None => {
+                            let (wired, change) =
+                                install_status_line(hooked, binary).map_err(shape)?;
+                            if *policy == StatusLinePolicy::Required
+                                && change == StatusLineChange::KeptTheirs
+                            {
+                                return Err(SettingsError::StatusLineTaken { path }.into());
+                            }
+                            (wired, Some(change))
+                        }
+                    },
                 }
             }
             HookAction::Uninstall => {
@@ -241,6 +254,29 @@ impl<F: SettingsFiles> HookInstaller<F> {
         }
         change.after = after;
         Ok(change)
+    }
+
+    /// Another of the agent's settings files for this project (its other scopes) that holds a
+    /// status line of the user's own. One that cannot be read or parsed counts as none.
+    async fn own_status_line_elsewhere(&self, target: &HookTarget, here: &Path) -> Option<PathBuf> {
+        for scope in InstallScope::ALL {
+            let Some(path) = target
+                .agent
+                .settings_path(scope, &target.homes, &target.project_root)
+            else {
+                continue;
+            };
+            if scope == target.scope || path == here {
+                continue;
+            }
+            let Ok(Some(text)) = self.files.read(&path).await else {
+                continue;
+            };
+            if parse_settings(&text).is_ok_and(|settings| has_own_status_line(&settings)) {
+                return Some(path);
+            }
+        }
+        None
     }
 
     /// Whether the backup at `path`, with carryover's hooks and status line taken out, is
@@ -549,6 +585,66 @@ mod tests {
             Some(StatusLineChange::KeptTheirs) => assert!(after.contains("~/my-line.sh")),
             _ => assert!(!after.contains("statusLine"), "{after}"),
         }
+    }
+
+    /// Settings files by path: the user's holds `user`, this project's local one `local`.
+    fn files_with_user_and_local(
+        user: Option<&'static str>,
+        local: Option<&'static str>,
+    ) -> MockSettingsFiles {
+        let mut files = MockSettingsFiles::new();
+        files.expect_read().returning(move |path| {
+            Ok(match path.to_string_lossy().as_ref() {
+                "/home/u/.claude/settings.json" => user,
+                "/work/shop/.claude/settings.local.json" => local,
+                _ => None,
+            }
+            .map(str::to_owned))
+        });
+        files
+            .expect_inspect()
+            .returning(|_, _| Ok(SettingsFileState::default()));
+        files.expect_backups().returning(|_| Ok(Vec::new()));
+        files
+    }
+
+    const OURS: &str =
+        r#"{"statusLine": {"type": "command", "command": "/opt/carryover statusline"}}"#;
+
+    #[rstest::rstest]
+    #[case::not_added_over_the_users_own(None)]
+    #[case::carryovers_taken_out_where_it_hid_theirs(Some(OURS))]
+    fn a_project_scope_never_hides_the_users_own_status_line(#[case] local: Option<&'static str>) {
+        let installer = HookInstaller::new(
+            files_with_user_and_local(Some(THEIRS), local),
+            fixed_clock(),
+        );
+        let change = pollster::block_on(
+            installer.plan(&target(AgentKind::Claude, InstallScope::Local), &install()),
+        )
+        .unwrap();
+        assert_eq!(
+            change.path,
+            PathBuf::from("/work/shop/.claude/settings.local.json")
+        );
+        assert_eq!(change.status_line, Some(StatusLineChange::KeptTheirs));
+        let after = change.after.unwrap();
+        assert!(!after.contains("statusLine"), "{after}");
+        assert!(
+            after.contains("carryover hook"),
+            "the hooks are wired: {after}"
+        );
+    }
+
+    #[test]
+    fn a_project_scope_wires_the_status_line_when_the_user_has_none() {
+        let installer =
+            HookInstaller::new(files_with_user_and_local(Some("{}"), None), fixed_clock());
+        let change = pollster::block_on(
+            installer.plan(&target(AgentKind::Claude, InstallScope::Local), &install()),
+        )
+        .unwrap();
+        assert_eq!(change.status_line, Some(StatusLineChange::Added));
     }
 
     #[test]

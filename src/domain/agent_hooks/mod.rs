@@ -14,6 +14,7 @@ pub use command::{command_program, hook_command, is_carryover_command};
 pub use merge::{ShapeError, install_hooks, uninstall_hooks};
 pub use settings_text::{SettingsSyntaxError, encode_settings, parse_settings};
 pub use status_line::{
-    StatusLineChange, install_status_line, is_carryover_status_line, uninstall_status_line,
+    StatusLineChange, has_own_status_line, install_status_line, is_carryover_status_line,
+    uninstall_status_line,
 };
 pub use wiring::{WiredEvent, Wiring, wired_events, wiring};

@@ -44,6 +44,13 @@ fn is_ours(status_line: &Value) -> bool {
         .is_some_and(is_carryover_status_line)
 }
 
+/// Whether `settings` hold a status line of the user's own (not carryover's).
+pub fn has_own_status_line(settings: &Value) -> bool {
+    settings
+        .get("statusLine")
+        .is_some_and(|line| !line.is_null() && !is_ours(line))
+}
+
 /// `settings` with carryover's status line running `binary`, unless the user has their own.
 pub fn install_status_line(
     mut settings: Value,
