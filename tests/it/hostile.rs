@@ -314,3 +314,28 @@ fn other_commands_still_refuse_arguments_they_do_not_know() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn a_secret_written_into_the_seed_by_hand_never_reaches_the_model() {
+    let env = Hermetic::new();
+    env.init();
+    env.carryover()
+        .args(["learn", "insight", "The staging API key is PLACEHOLDER"])
+        .assert()
+        .success();
+    // An edit by hand, or another tool sharing the seed, that `learn` would have refused.
+    let seed = fs_err::read_to_string(env.seed_path()).unwrap();
+    fs_err::write(env.seed_path(), seed.replace("PLACEHOLDER", SECRET)).unwrap();
+
+    let started = env
+        .carryover()
+        .args(["hook", "session-start"])
+        .output()
+        .unwrap();
+    let (_, context) = envelope(&started.stdout);
+    assert!(
+        context.contains("The staging API key is [REDACTED]"),
+        "{context}"
+    );
+    assert!(!context.contains(SECRET), "{context}");
+}

@@ -3,7 +3,7 @@
 use crate::domain::context::{Section, estimate_tokens};
 use crate::domain::seed::LearningKind;
 
-use super::data_line;
+use super::injected_line;
 
 const MAX_LEARNING_CHARS: usize = 240;
 
@@ -31,7 +31,7 @@ pub fn relevant_learnings(listed: &[ListedLearning<'_>], total: usize) -> Sectio
                 format!(
                     "  {}: {}",
                     l.kind.as_str(),
-                    data_line(l.content, MAX_LEARNING_CHARS)
+                    injected_line(l.content, MAX_LEARNING_CHARS)
                 ),
                 l.id,
             )
@@ -59,7 +59,7 @@ pub fn recent_learnings(listed: &[ListedLearning<'_>], total: usize) -> Section 
             format!(
                 "  {}: {}",
                 learning.kind.as_str(),
-                data_line(learning.content, MAX_LEARNING_CHARS)
+                injected_line(learning.content, MAX_LEARNING_CHARS)
             ),
             learning.id.to_owned(),
         );

@@ -31,6 +31,7 @@ pub use relative_time::relative_time;
 pub use session_state::session_state;
 pub use short_ids::short_ids;
 pub use text::{
-    clip, data_line, is_invisible_format, without_terminal_escapes, without_terminated_escapes,
+    clip, data_line, injected_line, is_invisible_format, without_terminal_escapes,
+    without_terminated_escapes,
 };
 pub use xml::{xml_attr, xml_text, xml_unescape};

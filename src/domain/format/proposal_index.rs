@@ -41,7 +41,7 @@ pub fn proposal_index<'a>(
         pending.len()
     ));
     for (proposal, id) in pending.iter().take(PROPOSALS_SHOWN) {
-        let flat = super::data_line(&proposal.content, usize::MAX);
+        let flat = super::injected_line(&proposal.content, usize::MAX);
         let content = if flat.chars().count() > CONTENT_CHARS {
             format!(
                 "{}...",

@@ -2,7 +2,7 @@
 
 use crate::domain::seed::LearningKind;
 
-use super::data_line;
+use super::injected_line;
 
 /// The heading that says where the lines come from.
 pub const RECALL_HEADING: &str = "Learnings for this prompt (carryover):";
@@ -18,7 +18,9 @@ pub fn recalled_learnings<'a>(
 ) -> String {
     let lines: Vec<String> = learnings
         .into_iter()
-        .map(|(kind, content)| format!("  {}: {}", kind.as_str(), data_line(content, MAX_CHARS)))
+        .map(|(kind, content)| {
+            format!("  {}: {}", kind.as_str(), injected_line(content, MAX_CHARS))
+        })
         .collect();
     if lines.is_empty() {
         return String::new();
@@ -29,6 +31,18 @@ pub fn recalled_learnings<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_secret_in_a_recalled_learning_is_redacted() {
+        let text = recalled_learnings([(
+            LearningKind::Insight,
+            "Staging takes sk-ant-api03-Zx9Qv3LmT7pR2sW8yB4nC6dF1gH5jK0aE as its key",
+        )]);
+        assert!(
+            text.ends_with("  insight: Staging takes [REDACTED] as its key"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn each_learning_is_one_inert_line_in_full() {

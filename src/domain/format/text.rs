@@ -52,6 +52,13 @@ pub fn data_line(text: &str, max: usize) -> String {
     out
 }
 
+/// A stored learning or proposal as a session is given it: any secret in it redacted first
+/// (a seed edited by hand, or shared with another tool, may hold one that `learn` would have
+/// refused), then a [`data_line`] of at most `max` characters.
+pub fn injected_line(text: &str, max: usize) -> String {
+    data_line(&crate::domain::redaction::redact(text), max)
+}
+
 /// `text` without terminal escape sequences (colours, titles, cursor moves), whole: a
 /// sequence's parameters (`[0;32m`) would survive its escape character alone.
 pub fn without_terminal_escapes(text: &str) -> Cow<'_, str> {
@@ -87,6 +94,20 @@ pub fn is_invisible_format(c: char) -> bool {
 mod tests {
     use super::*;
     use rstest::rstest;
+
+    #[rstest]
+    #[case::a_live_key(
+        "The prod stripe key is sk_live_51HfQ2kLm9Xy8ZaBcDeFgHiJk",
+        "The prod stripe key is [REDACTED]"
+    )]
+    #[case::a_github_token(
+        "use ghp_R8kq2LmZ7xW4pT9vN3bY6cH1dF5gJ0sA2eUi now",
+        "use [REDACTED] now"
+    )]
+    #[case::nothing_secret("Run `make check` before pushing", "Run `make check` before pushing")]
+    fn an_injected_line_never_carries_a_secret(#[case] stored: &str, #[case] injected: &str) {
+        assert_eq!(injected_line(stored, 200), injected);
+    }
 
     #[rstest]
     #[case::short("abc", 5, "abc")]
