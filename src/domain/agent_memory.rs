@@ -214,13 +214,20 @@ fn unquote(value: &str) -> String {
     }
 }
 
+/// Words a description of a label ("deploy target", "Project start-up routine") has at most.
+const MAX_LABEL_WORDS: usize = 3;
+
 /// Whether a description names what the memory is about rather than saying it ("Where the Go
-/// backend lives on disk", "How to file audit results"): the body then says it. A clause
-/// after a comma or colon ("When deploying, run migrations first", "How we release: tag,
-/// then push") says something, and "when" opens conditions as often as titles.
+/// backend lives on disk", "How to file audit results", a label such as "deploy target"):
+/// the body then says it. A clause after a comma or colon ("When deploying, run migrations
+/// first", "How we release: tag, then push") says something, and "when" opens conditions as
+/// often as titles.
 fn is_title(description: &str) -> bool {
     if description.contains([',', ':']) {
         return false;
+    }
+    if description.split_whitespace().count() <= MAX_LABEL_WORDS {
+        return true;
     }
     let first = description
         .trim_start_matches(['"', '\''])
@@ -316,6 +323,14 @@ mod tests {
     #[case::a_condition_stays(
         "---\ndescription: When deploying run migrations first\ntype: feedback\n---\n\nSee the runbook.\n",
         Some((LearningKind::Pattern, "When deploying run migrations first", false))
+    )]
+    #[case::a_label_gives_way_to_the_body(
+        "---\ndescription: deploy target\ntype: project\n---\n\nshop-api deploys to render.com from the release branch.\n",
+        Some((LearningKind::Insight, "shop-api deploys to render.com from the release branch.", false))
+    )]
+    #[case::a_label_with_no_body_stays(
+        "---\ndescription: deploy target\ntype: project\n---\n",
+        Some((LearningKind::Insight, "deploy target", false))
     )]
     #[case::a_title_with_no_body_stays(
         "---\ndescription: How to file audit results\ntype: feedback\n---\n",
