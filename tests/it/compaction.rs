@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use predicates::str::contains;
 use serde_json::Value;
 
-use crate::support::{Hermetic, Replay, envelope};
+use crate::support::{Hermetic, Replay, envelope, succeeded};
 
 #[test]
 fn the_real_sequence_compact_then_compact_again_then_clear() {
@@ -223,11 +223,7 @@ fn hook_as(replay: &Replay, event: &str, payload: &str, session: &str) -> String
         .write_stdin(serde_json::to_vec(&value).unwrap())
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeeded(&output);
     match output.stdout.is_empty() {
         true => String::new(),
         false => envelope(&output.stdout).1,
