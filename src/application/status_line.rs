@@ -171,6 +171,23 @@ mod tests {
         crate::application::testing::seeds_holding_example()
     }
 
+    /// The example seed with its first pending proposal changed by `edit`.
+    fn seeds_with_first_pending(
+        edit: fn(&mut crate::domain::seed::Proposal),
+    ) -> MockSeedRepository {
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_load().returning(move || {
+            let mut seed = crate::application::testing::example_seed();
+            let pending = seed.state.proposals.iter_mut().find(|p| p.is_pending());
+            edit(pending.expect("the example seed has a pending proposal"));
+            Ok(Some(crate::domain::ports::LoadedSeed {
+                seed,
+                repaired: None,
+            }))
+        });
+        seeds
+    }
+
     fn records(known: Option<u64>, writes: usize) -> MockSessionRecordStore {
         let mut records = MockSessionRecordStore::new();
         records.expect_load().returning(move |_, _| {
@@ -245,15 +262,8 @@ mod tests {
 
     #[test]
     fn counts_only_the_proposals_this_projects_session_start_lists() {
-        let mut seeds = MockSeedRepository::new();
-        seeds.expect_load().returning(|| {
-            let mut seed = crate::application::testing::example_seed();
-            let pending = seed.state.proposals.iter_mut().find(|p| p.is_pending());
-            pending.unwrap().project = Some("path:/home/user/code/shop-api".into());
-            Ok(Some(crate::domain::ports::LoadedSeed {
-                seed,
-                repaired: None,
-            }))
+        let seeds = seeds_with_first_pending(|proposal| {
+            proposal.project = Some("path:/home/user/code/shop-api".into());
         });
         let service = StatusLine::new(
             seeds,
@@ -272,15 +282,8 @@ mod tests {
 
     #[test]
     fn a_global_proposal_naming_a_project_known_only_from_the_catalog_is_not_counted() {
-        let mut seeds = MockSeedRepository::new();
-        seeds.expect_load().returning(|| {
-            let mut seed = crate::application::testing::example_seed();
-            let pending = seed.state.proposals.iter_mut().find(|p| p.is_pending());
-            pending.unwrap().content = "web-app: never commit to main".into();
-            Ok(Some(crate::domain::ports::LoadedSeed {
-                seed,
-                repaired: None,
-            }))
+        let seeds = seeds_with_first_pending(|proposal| {
+            proposal.content = "web-app: never commit to main".into();
         });
         let mut catalog = crate::domain::ports::MockProjectCatalog::new();
         catalog.expect_names().returning(|| vec!["web-app".into()]);

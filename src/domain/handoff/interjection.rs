@@ -5,7 +5,8 @@
 
 /// Words that an interjection is made of, lowercased and without punctuation. An opening
 /// sentence of these alone says nothing; one word outside the list makes it a statement.
-const FILLER_WORDS: [&str; 33] = [
+/// "Yes" is not one: it may answer the user's question.
+const FILLER_WORDS: [&str; 32] = [
     "perfect",
     "excellent",
     "great",
@@ -15,7 +16,6 @@ const FILLER_WORDS: [&str; 33] = [
     "wonderful",
     "fantastic",
     "interesting",
-    "yes",
     "ah",
     "oh",
     "hello",
@@ -125,6 +125,7 @@ mod tests {
     #[case::a_long_sentence("Great, so the parser, the lexer and the cache all agree now.")]
     #[case::a_version_number("Great.v2 is the tag.")]
     #[case::nothing_else("Perfect!")]
+    #[case::an_answer("Yes. The lock is held while it writes.")]
     #[case::a_summary_sentence("Summary of the changes: the parser moved.")]
     fn keeps_an_opening_that_says_something(#[case] reply: &str) {
         assert_eq!(without_interjection(reply), reply);
