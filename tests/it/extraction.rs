@@ -167,6 +167,35 @@ fn a_dry_run_lists_the_cued_sentences_it_let_go_and_why() {
 }
 
 #[test]
+fn a_programs_advice_pasted_by_the_user_is_not_proposed() {
+    let env = Hermetic::new();
+    env.init();
+    let file = transcript(
+        &env,
+        "pasted",
+        &[
+            "I'm getting this in the browser console:\nWarning: Each child in a list should have a unique \"key\" prop.\nYou should always pass a key to each child in a list.\n    at TodoList (TodoList.jsx:12)\ncan you fix it?",
+            "Here's the log:\n\n  You should always call close() before dropping the handle.\n  Never reuse a handle after close.\n\nWhy does it say that?",
+            "the build prints\n[vite] warning: You should never import server code into the client bundle. Always use the api route instead.\nwhat does that mean",
+            "(node:1234) Warning: Always handle promise rejections. Never leave them unhandled.",
+            "From now on, always run cargo fmt before committing.",
+        ],
+    );
+    let result = extract(&env, &file, &["--dry-run"]);
+    let proposed: Vec<&str> = result["proposals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        proposed,
+        ["From now on, always run cargo fmt before committing."],
+        "{result}"
+    );
+}
+
+#[test]
 fn extracting_commits_the_proposals_once_and_the_next_session_lists_them() {
     let env = Hermetic::new();
     env.init();

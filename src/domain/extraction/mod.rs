@@ -8,6 +8,7 @@ mod candidate;
 mod cjk;
 mod cues;
 mod multilingual;
+mod pasted_output;
 mod rules;
 mod selection;
 mod standing;

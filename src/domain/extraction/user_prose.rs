@@ -1,8 +1,10 @@
 //! The parts of a user message that are the user's own words, cut into sentences.
 
-/// `message` without fenced code blocks, quoted lines (`> …`) and lines that look like pasted
-/// output (log lines, stack frames, compiler diagnostics): those hold other people's and
-/// programs' words, which must not become the user's learnings.
+use super::pasted_output::{introduces_paste, is_diagnostic_location, looks_like_output};
+
+/// `message` without fenced code blocks, quoted lines (`> …`) and what looks like pasted
+/// output (log lines, stack frames, compiler diagnostics, the block after "here's the log:"):
+/// those hold other people's and programs' words, which must not become the user's learnings.
 pub fn user_prose(message: &str) -> String {
     // A message that opens on a compiler's or bundler's location line is a pasted error,
     // explanations included ("All exports of the module are statically known …").
@@ -13,16 +15,39 @@ pub fn user_prose(message: &str) -> String {
     {
         return String::new();
     }
+    let lines: Vec<&str> = message.lines().collect();
+    let output: Vec<bool> = lines
+        .iter()
+        .map(|line| looks_like_output(line.trim_start()))
+        .collect();
     let mut prose = String::with_capacity(message.len());
     let mut in_fence = false;
-    for line in message.lines() {
+    let mut paste = Paste::None;
+    for (at, line) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             in_fence = !in_fence;
+            // A fence is the announced paste: what follows it is the user's again.
+            paste = Paste::None;
             continue;
         }
-        if in_fence || trimmed.starts_with('>') || looks_like_output(trimmed) {
+        if in_fence {
             continue;
+        }
+        paste = match (paste, trimmed.is_empty()) {
+            (Paste::Announced, true) => continue,
+            (Paste::Announced | Paste::Running, false) => Paste::Running,
+            _ => Paste::None,
+        };
+        if paste == Paste::Running
+            || trimmed.starts_with('>')
+            || output[at]
+            || between_output_lines(&output, at)
+        {
+            continue;
+        }
+        if introduces_paste(trimmed) {
+            paste = Paste::Announced;
         }
         prose.push_str(line);
         prose.push('\n');
@@ -30,48 +55,21 @@ pub fn user_prose(message: &str) -> String {
     prose
 }
 
-/// Log lines (a timestamp or level first), stack frames, diagnostics, shell prompts.
-fn looks_like_output(line: &str) -> bool {
-    let bytes = line.as_bytes();
-    let dated = bytes.len() >= 10
-        && bytes[..4].iter().all(u8::is_ascii_digit)
-        && bytes[4] == b'-'
-        && bytes[7] == b'-';
-    let levels = [
-        "ERROR",
-        "WARN",
-        "INFO",
-        "DEBUG",
-        "TRACE",
-        "FATAL",
-        "Traceback",
-        "at ",
-        "error[",
-        "error:",
-        "warning:",
-        "thread '",
-        "$ ",
-        "panicked at",
-        "Caused by:",
-    ];
-    dated || levels.iter().any(|prefix| line.starts_with(prefix))
+/// Where a message stands with respect to a block the user announced as a program's output.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Paste {
+    /// No paste announced.
+    None,
+    /// A line said that output follows; blank lines may come first.
+    Announced,
+    /// Inside the pasted block, which ends at the next blank line.
+    Running,
 }
 
-/// A line that opens with where a diagnostic points (`./src/a.mdx.js:203:1`, `[browser]
-/// src/app.ts:12`): a path with a line number.
-fn is_diagnostic_location(line: &str) -> bool {
-    let line = line.trim_start();
-    let line = match line.strip_prefix('[') {
-        Some(tagged) => tagged.split_once("] ").map_or(line, |(_, rest)| rest),
-        None => line,
-    };
-    let first = line.split_whitespace().next().unwrap_or_default();
-    let mut parts = first.split(':');
-    let path = parts.next().unwrap_or_default();
-    let line_number = parts
-        .next()
-        .is_some_and(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()));
-    line_number && (path.contains('/') || path.contains('.'))
+/// A line with a program's line right above and right below it is part of the same paste
+/// (a warning's explanation between the warning and its stack frame).
+fn between_output_lines(output: &[bool], at: usize) -> bool {
+    at > 0 && at + 1 < output.len() && output[at - 1] && output[at + 1]
 }
 
 /// Abbreviations whose full stop ends no sentence: "our library vs. the competition".
@@ -147,6 +145,30 @@ mod tests {
         "https://example.com:8080 is the staging host.\n"
     )]
     #[case::a_label_is_no_location("Note: always rebase.", "Note: always rebase.\n")]
+    #[case::an_announced_paste(
+        "I'm getting this in the console:\nWarning: Each child needs a key.\nYou should always pass a key.\n    at List (List.jsx:12)\ncan you fix it?",
+        "I'm getting this in the console:\n"
+    )]
+    #[case::a_paste_after_a_blank_line(
+        "Here's the log:\n\n  You should always call close() first.\n  Never reuse a handle.\n\nWhy does it say that?",
+        "Here's the log:\n\nWhy does it say that?\n"
+    )]
+    #[case::a_fenced_paste_ends_the_announcement(
+        "The build prints:\n```\nnever do this\n```\nAlways run cargo fmt first.",
+        "The build prints:\nAlways run cargo fmt first.\n"
+    )]
+    #[case::the_users_own_list(
+        "Some rules for this repo:\n- always squash\n- never force-push",
+        "Some rules for this repo:\n- always squash\n- never force-push\n"
+    )]
+    #[case::between_a_warning_and_its_frame(
+        "Warning: Each child needs a key.\nYou should always pass a key.\n    at List (List.jsx:12)\nfix it",
+        "fix it\n"
+    )]
+    #[case::a_tool_tag(
+        "the build prints\n[vite] You should never import server code.\nwhy?",
+        "the build prints\nwhy?\n"
+    )]
     fn keeps_only_the_users_prose(#[case] message: &str, #[case] prose: &str) {
         assert_eq!(user_prose(message), prose);
     }
