@@ -4,24 +4,35 @@
 //! rather than commit (`assets/redaction/carryover.toml`: URL credentials, Basic auth, secret
 //! assignments with an entropy check, `mysql -p…`, "my password is …").
 
+mod keyword_index;
 mod rule_set;
+mod rule_spec;
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
 pub use rule_set::{Finding, RuleSet, shannon};
+pub use rule_spec::{AllowlistSpec, RuleFile, RuleSpec};
 
 /// What replaces a secret.
 pub const REDACTED: &str = "[REDACTED]";
 
-/// The compiled-in rules, parsed on first use.
-static RULES: LazyLock<RuleSet> = LazyLock::new(|| {
-    RuleSet::parse(&[
-        include_str!("../../../assets/redaction/gitleaks.toml"),
-        include_str!("../../../assets/redaction/carryover.toml"),
-    ])
-    .expect("the compiled-in rules parse")
-});
+/// The compiled-in rule files, as the build script wrote them out from `assets/redaction/`.
+mod compiled {
+    use std::borrow::Cow;
+
+    use super::rule_spec::{AllowlistSpec, RuleFile, RuleSpec};
+
+    include!(concat!(env!("OUT_DIR"), "/redaction_rules.rs"));
+}
+
+/// The compiled-in rules, built on first use.
+static RULES: LazyLock<RuleSet> = LazyLock::new(|| RuleSet::from_files(compiled::compiled_in()));
+
+/// The compiled-in rule files, as `RuleSet::from_files` takes them.
+pub fn compiled_in_rules() -> Vec<RuleFile> {
+    compiled::compiled_in()
+}
 
 /// The secrets `text` holds, by the compiled-in rules.
 pub fn find_secrets(text: &str) -> Vec<Finding> {
@@ -221,6 +232,34 @@ mod tests {
 #[cfg(test)]
 mod rule_set_cases {
     use super::*;
+
+    /// The build script's Rust says what the TOML says (stopwords lowercased, as they are
+    /// matched).
+    #[test]
+    fn the_compiled_in_rules_are_the_asset_files() {
+        let mut parsed: Vec<RuleFile> = [
+            include_str!("../../../assets/redaction/gitleaks.toml"),
+            include_str!("../../../assets/redaction/carryover.toml"),
+        ]
+        .iter()
+        .map(|text| toml::from_str(text).unwrap())
+        .collect();
+        let lowercase = |list: &mut AllowlistSpec| {
+            for word in &mut list.stopwords {
+                *word = Cow::Owned(word.to_ascii_lowercase());
+            }
+        };
+        for file in &mut parsed {
+            file.allowlist.iter_mut().for_each(lowercase);
+            for rule in &mut file.rules {
+                rule.allowlists.iter_mut().for_each(lowercase);
+            }
+        }
+        let compiled = compiled_in_rules();
+        assert_eq!(compiled.len(), 2);
+        assert_eq!(compiled[0].rules.len(), 221, "gitleaks' rules");
+        assert_eq!(format!("{compiled:?}"), format!("{parsed:?}"));
+    }
 
     #[test]
     fn every_true_positive_is_redacted_and_few_false_positives_are() {

@@ -9,50 +9,17 @@
 //! over a few kilobytes, so compiling is what it pays for: `regex-lite` compiled all 221 rules
 //! of the time in 3 ms where `regex` took 24 ms (ADR 0012).
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use aho_corasick::AhoCorasick;
 use regex_lite::{Regex, RegexBuilder};
-use serde::Deserialize;
+
+use super::keyword_index::KeywordIndex;
+use super::rule_spec::{AllowlistSpec, RuleFile};
 
 /// Compiled regexes may grow this large (gitleaks' generic rule needs more than the default).
 const SIZE_LIMIT: usize = 64 << 20;
-
-/// Rules as their TOML file spells them.
-#[derive(Debug, Deserialize)]
-struct RuleFile {
-    #[serde(default)]
-    allowlist: Option<AllowlistSpec>,
-    #[serde(default)]
-    rules: Vec<RuleSpec>,
-}
-
-#[derive(Debug, Deserialize)]
-struct RuleSpec {
-    id: String,
-    regex: String,
-    #[serde(default, rename = "secretGroup")]
-    secret_group: usize,
-    #[serde(default)]
-    entropy: Option<f64>,
-    #[serde(default)]
-    keywords: Vec<String>,
-    #[serde(default)]
-    allowlists: Vec<AllowlistSpec>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct AllowlistSpec {
-    #[serde(default)]
-    condition: Option<String>,
-    #[serde(default, rename = "regexTarget")]
-    regex_target: Option<String>,
-    #[serde(default)]
-    regexes: Vec<String>,
-    #[serde(default)]
-    stopwords: Vec<String>,
-}
 
 /// What an allowlist's regexes look at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,12 +32,12 @@ enum Target {
 /// A pattern compiled on first use; `None` when it does not compile (skipped, never fatal).
 #[derive(Debug)]
 struct LazyRegex {
-    source: String,
+    source: Cow<'static, str>,
     compiled: OnceLock<Option<Regex>>,
 }
 
 impl LazyRegex {
-    fn new(source: String) -> Self {
+    fn new(source: Cow<'static, str>) -> Self {
         Self {
             source,
             compiled: OnceLock::new(),
@@ -94,7 +61,7 @@ struct Allowlist {
     all_of: bool,
     target: Target,
     regexes: Vec<LazyRegex>,
-    stopwords: Vec<String>,
+    stopwords: Vec<Cow<'static, str>>,
 }
 
 impl Allowlist {
@@ -112,7 +79,10 @@ impl Allowlist {
             stopwords: spec
                 .stopwords
                 .into_iter()
-                .map(|w| w.to_ascii_lowercase())
+                .map(|word| match word.bytes().any(|b| b.is_ascii_uppercase()) {
+                    true => Cow::Owned(word.to_ascii_lowercase()),
+                    false => word,
+                })
                 .collect(),
         }
     }
@@ -148,21 +118,19 @@ impl Allowlist {
 
 #[derive(Debug)]
 struct Rule {
-    id: String,
+    id: Cow<'static, str>,
     regex: LazyRegex,
     secret_group: usize,
     entropy: Option<f64>,
     allowlists: Vec<Allowlist>,
 }
 
-/// A compiled-in rule set.
+/// A rule set, ready to run.
 #[derive(Debug)]
 pub struct RuleSet {
     rules: Vec<Rule>,
     global: Option<Allowlist>,
-    /// Every rule's keywords, lowercased, with the rule each belongs to.
-    keywords: AhoCorasick,
-    keyword_rules: Vec<usize>,
+    keywords: KeywordIndex,
 }
 
 /// A secret found in a text: its byte range and the rule that found it.
@@ -178,21 +146,26 @@ impl RuleSet {
     /// Parses rule files in gitleaks' TOML format (the first one's global allowlist applies to
     /// all). Rules whose pattern does not compile are skipped when they first run.
     pub fn parse(files: &[&str]) -> Result<Self, String> {
+        let files = files
+            .iter()
+            .map(|text| toml::from_str(text).map_err(|e| e.to_string()))
+            .collect::<Result<Vec<RuleFile>, String>>()?;
+        Ok(Self::from_files(files))
+    }
+
+    /// The rule set of rule files already read (the first one's global allowlist applies to
+    /// all).
+    pub fn from_files(files: Vec<RuleFile>) -> Self {
         let mut rules = Vec::new();
         let mut global = None;
         let mut keywords = Vec::new();
-        let mut keyword_rules = Vec::new();
-        for text in files {
-            let file: RuleFile = toml::from_str(text).map_err(|e| e.to_string())?;
+        for file in files {
             if global.is_none() {
                 global = file.allowlist.map(Allowlist::from_spec);
             }
             for spec in file.rules {
                 let index = rules.len();
-                for keyword in &spec.keywords {
-                    keywords.push(keyword.to_ascii_lowercase());
-                    keyword_rules.push(index);
-                }
+                keywords.extend(spec.keywords.into_iter().map(|keyword| (keyword, index)));
                 rules.push(Rule {
                     id: spec.id,
                     regex: LazyRegex::new(spec.regex),
@@ -206,16 +179,16 @@ impl RuleSet {
                 });
             }
         }
-        let keywords = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .build(&keywords)
-            .map_err(|e| e.to_string())?;
-        Ok(Self {
+        let keywords = KeywordIndex::new(
+            keywords
+                .iter()
+                .map(|(keyword, rule)| (keyword.as_ref(), *rule)),
+        );
+        Self {
             rules,
             global,
             keywords,
-            keyword_rules,
-        })
+        }
     }
 
     /// How many rules the set holds.
@@ -230,11 +203,8 @@ impl RuleSet {
 
     /// The secrets in `text`, in order of their start.
     pub fn find(&self, text: &str) -> Vec<Finding> {
-        let bytes = text.as_bytes();
         let mut triggered = vec![false; self.rules.len()];
-        for found in self.keywords.find_overlapping_iter(bytes) {
-            triggered[self.keyword_rules[found.pattern().as_usize()]] = true;
-        }
+        self.keywords.select(text.as_bytes(), &mut triggered);
         let mut findings = Vec::new();
         for (rule, _) in self.rules.iter().zip(&triggered).filter(|(_, on)| **on) {
             let Some(regex) = rule.regex.get() else {
@@ -274,7 +244,7 @@ impl RuleSet {
                     + (secret.as_str().len() - secret.as_str().trim_start_matches('\n').len());
                 findings.push(Finding {
                     span: start..start + secret_text.len(),
-                    rule: rule.id.clone(),
+                    rule: rule.id.to_string(),
                 });
             }
         }
