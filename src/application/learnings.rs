@@ -21,6 +21,15 @@ pub struct FoundLearning {
     pub score: Option<f32>,
 }
 
+/// What a search found, best first, and how many learnings it looked through.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Searched {
+    /// The learnings that match, best first.
+    pub found: Vec<FoundLearning>,
+    /// The learnings in the scopes searched.
+    pub searched: usize,
+}
+
 /// Where `learnings scope` moves a learning.
 #[derive(Debug, Clone)]
 pub enum ScopeTarget {
@@ -219,13 +228,15 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
     }
 
     /// The `top` confirmed learnings closest to `query` (embeddings fused with BM25) among
-    /// those any of `scopes` admits.
+    /// those any of `scopes` admits, leaving out those that share no word with it and whose
+    /// similarity is under `floor`.
     pub async fn search(
         &self,
         query: &str,
         top: usize,
         scopes: &[ScopeFilter],
-    ) -> Result<Vec<FoundLearning>, AppError> {
+        floor: f32,
+    ) -> Result<Searched, AppError> {
         let seed = self.seed().await?;
         let confirmed: Vec<(LearningKind, &Learning)> = seed
             .confirmed_learnings()
@@ -244,8 +255,9 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
                     message,
                 })
             })?;
-        Ok(ranked
+        let found = ranked
             .into_iter()
+            .filter(|r| r.matches(floor))
             .take(top)
             .map(|r| {
                 let (kind, learning) = confirmed[r.index];
@@ -255,7 +267,11 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
                     score: Some(r.fused),
                 }
             })
-            .collect())
+            .collect();
+        Ok(Searched {
+            found,
+            searched: confirmed.len(),
+        })
     }
 
     /// Removes the learning whose id starts with `prefix`, leaving a tombstone so that a
@@ -442,8 +458,10 @@ mod tests {
             "staging database fixtures",
             3,
             &[ScopeFilter::All],
+            0.22,
         ))
-        .unwrap();
+        .unwrap()
+        .found;
         assert_eq!(found.len(), 3);
         assert_eq!(found[0].learning.id, "ins_Mt6gD4xCk2Za");
         assert!(found[0].score.is_some());

@@ -205,6 +205,17 @@ fn learnings_list_search_show_and_forget() {
     .unwrap();
     assert_eq!(found[0]["id"], "ins_Mt6gD4xCk2Za");
     assert!(found[0]["score"].is_number());
+    let unrelated = env
+        .carryover()
+        .args(["learnings", "search", "banana", "bread", "recipe"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&unrelated.stdout).trim(),
+        "No learning matches \"banana bread recipe\" (searched 13; `learnings list` shows them all).",
+        "{}",
+        String::from_utf8_lossy(&unrelated.stderr)
+    );
     env.carryover()
         .args(["learnings", "show", "7Qm2"])
         .assert()

@@ -242,7 +242,7 @@ fn a_worktree_and_a_moved_clone_keep_the_projects_memory() {
 
 #[rstest::rstest]
 #[case::list(&["learnings", "list", "--json"])]
-#[case::search(&["learnings", "search", "--json", "--top", "50", "tests"])]
+#[case::search(&["learnings", "search", "--json", "--top", "50", "tests main tailwind summaries"])]
 fn listings_and_searches_filter_by_scope(#[case] command: &[&str]) {
     let (env, api, _) = two_projects();
     let count = |flag: &str| {

@@ -9,6 +9,17 @@ pub struct RankedLearning {
     pub similarity: f32,
     /// The fused score the order follows, in [0, 1].
     pub fused: f32,
+    /// The BM25 score: 0 when the learning shares no word with the query.
+    pub lexical: f32,
+}
+
+impl RankedLearning {
+    /// Whether the learning answers the query at all: it shares a word with it, or its
+    /// similarity reaches `floor`. The fused score cannot say, being scaled over the
+    /// candidates: the best of unrelated ones scores 1.
+    pub fn matches(&self, floor: f32) -> bool {
+        self.lexical > 0.0 || self.similarity >= floor
+    }
 }
 
 /// How much the lexical score counts against the semantic one. Equal weight: on the dev set
@@ -45,8 +56,9 @@ pub fn fuse_weighted(
         .iter()
         .enumerate()
         .map(|(index, &similarity)| {
+            let raw_lexical = lexical_score(index);
             let lexical = if best_lexical > 0.0 {
-                lexical_score(index) / best_lexical
+                raw_lexical / best_lexical
             } else {
                 0.0
             };
@@ -59,6 +71,7 @@ pub fn fuse_weighted(
                 index,
                 similarity,
                 fused: weight * lexical + (1.0 - weight) * semantic,
+                lexical: raw_lexical,
             }
         })
         .collect();
@@ -126,5 +139,19 @@ mod tests {
         let ranked = fuse(&[0.25, 0.75], &[0.0, 0.0]);
         assert_eq!((ranked[0].index, ranked[0].similarity), (1, 0.75));
         assert_eq!(ranked[0].fused, 0.5);
+    }
+
+    #[rstest]
+    #[case::shares_a_word(0.05, 1.3, true)]
+    #[case::close_in_meaning(0.30, 0.0, true)]
+    #[case::neither(0.10, 0.0, false)]
+    fn a_learning_matches_by_a_shared_word_or_its_similarity(
+        #[case] similarity: f32,
+        #[case] lexical: f32,
+        #[case] matches: bool,
+    ) {
+        let ranked = fuse(&[similarity, 0.0], &[lexical, 0.0]);
+        let learning = ranked.iter().find(|r| r.index == 0).unwrap();
+        assert_eq!(learning.matches(0.22), matches);
     }
 }

@@ -34,11 +34,18 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
             json,
         } => {
             let scopes = scopes(*scope, app);
-            print_all(
-                &pollster::block_on(service.search(&query.join(" "), usize::from(*top), &scopes))?,
-                *json,
-                "No confirmed learnings yet.",
-            );
+            let query = query.join(" ");
+            let floor = app.retrieval_settings().floor;
+            let searched =
+                pollster::block_on(service.search(&query, usize::from(*top), &scopes, floor))?;
+            let empty = match searched.searched {
+                0 => "No confirmed learnings yet.".to_owned(),
+                searched => format!(
+                    "No learning matches \"{query}\" (searched {searched}; `learnings list` shows \
+                     them all)."
+                ),
+            };
+            print_all(&searched.found, *json, &empty);
         }
         LearningsCommand::Show { prefix, json } => {
             let found = pollster::block_on(service.show(prefix))?;
