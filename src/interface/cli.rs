@@ -847,7 +847,7 @@ learnings are committed and injected into every session. Text close to a stored 
 learned with a warning that shows the close one; the same text again is refused.\n\n\
 Words that start with `-` go after `--`, which ends the options; a `--` between two words \
 of the text is text.\n\n\
-Examples:\n  carryover learn insight --project shop-api runs its tests with `make check`\n  \
+Examples:\n  carryover learn insight --project 'The tests run with `make check`'\n  \
 carryover learn pattern --pin -- Build release binaries with --locked"
 )]
 pub struct LearnArgs {

@@ -192,3 +192,52 @@ fn walk(dir: &std::path::Path) -> Vec<Vec<u8>> {
 fn contains_bytes(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
+
+/// The examples of `learn --help`, pasted into a shell as written, learn what they say: no
+/// backquote runs a command, no word is taken for an option.
+#[test]
+fn the_help_examples_learn_what_they_say_when_pasted_into_a_shell() {
+    let env = Hermetic::new();
+    env.init();
+    let help = env.carryover().args(["learn", "--help"]).output().unwrap();
+    let help = crate::support::succeeded(&help);
+    let examples: Vec<&str> = help
+        .lines()
+        .map(str::trim)
+        .filter(|line| line.starts_with("carryover learn "))
+        .collect();
+    assert_eq!(examples.len(), 2, "{help}");
+    for example in examples {
+        let shell = format!("carryover() {{ \"$CARRYOVER_BIN\" \"$@\"; }}; {example}");
+        let output = std::process::Command::new("sh")
+            .args(["-c", &shell])
+            .current_dir(env.home())
+            .env_clear()
+            .envs(env.variables())
+            .env("CARRYOVER_BIN", assert_cmd::cargo::cargo_bin!("carryover"))
+            .output()
+            .unwrap();
+        crate::support::succeeded(&output);
+    }
+    let listed = env
+        .carryover()
+        .args(["learnings", "list", "--all", "--json"])
+        .output()
+        .unwrap();
+    let listed: serde_json::Value =
+        serde_json::from_str(&crate::support::succeeded(&listed)).unwrap();
+    let mut contents: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["content"].as_str().unwrap())
+        .collect();
+    contents.sort_unstable();
+    assert_eq!(
+        contents,
+        [
+            "Build release binaries with --locked",
+            "The tests run with `make check`"
+        ]
+    );
+}

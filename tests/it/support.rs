@@ -116,7 +116,8 @@ impl Hermetic {
         }
     }
 
-    fn variables(&self) -> Vec<(String, String)> {
+    /// The variables this environment sets, for processes built by hand.
+    pub fn variables(&self) -> Vec<(String, String)> {
         let root = self.root.path();
         let path = |p: &str| root.join(p).to_string_lossy().into_owned();
         vec![
