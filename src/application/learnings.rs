@@ -57,8 +57,9 @@ pub enum ScopeFilter {
     All,
     /// Global ones only.
     Global,
-    /// Those of one project (a project id), not the global ones.
-    Project(String),
+    /// Those of one project (under its identity, or the path it went by before its `origin`
+    /// remote was added, as a session start shows them), not the global ones.
+    Project(Project),
 }
 
 impl ScopeFilter {
@@ -66,7 +67,10 @@ impl ScopeFilter {
         match self {
             Self::All => true,
             Self::Global => is_global(learning.project.as_deref()),
-            Self::Project(id) => learning.project.as_deref() == Some(id.as_str()),
+            Self::Project(project) => learning
+                .project
+                .as_deref()
+                .is_some_and(|stored| project.owns(stored)),
         }
     }
 }

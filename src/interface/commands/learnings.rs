@@ -4,6 +4,7 @@ use serde_json::json;
 
 use crate::application::{FoundLearning, Learnings, ScopeFilter, ScopeTarget};
 use crate::domain::format::clip;
+use crate::domain::project::Project;
 use crate::domain::scope::{scope_label, scope_project};
 use crate::interface::cli::{LearningsCommand, ListScope, ScopeArg};
 use crate::interface::composition::{App, COMMAND_LOCK_WAIT};
@@ -192,8 +193,8 @@ fn scopes(scope: ListScope, app: &App) -> Vec<ScopeFilter> {
     }
 }
 
-fn current_project(app: &App) -> String {
-    app.project(&app.cwd(None)).id.as_str().to_owned()
+fn current_project(app: &App) -> Project {
+    app.project(&app.cwd(None))
 }
 
 /// A learning's text in a listing or a confirmation: one line, cut (`learnings show` gives
