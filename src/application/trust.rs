@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::domain::RuleError;
+use crate::domain::{RuleError, TemplateError};
 use crate::domain::ports::{Clock, TemplateFile, TemplateSource, TrustEntry, TrustStore};
 use crate::domain::startup::StartupTemplate;
 
@@ -87,12 +87,13 @@ impl<T: TemplateSource, Tr: TrustStore> Trust<T, Tr> {
                 problem: problem.to_string(),
             }));
         }
-        let previous = self
-            .trust
-            .list()
-            .await?
-            .into_iter()
-            .find(|entry| entry.path == file.path);
+        // An unreadable list trusts nothing: the template is shown whole, as never trusted,
+        // and recording it sets the bad list aside.
+        let trusted = match self.trust.list().await {
+            Err(TemplateError::CorruptTrust { .. }) => Vec::new(),
+            listed => listed?,
+        };
+        let previous = trusted.into_iter().find(|entry| entry.path == file.path);
         Ok(TrustPreview { file, previous })
     }
 

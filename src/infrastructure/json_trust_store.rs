@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -18,6 +19,7 @@ use super::{FileLock, write_atomic};
 pub struct JsonTrustStore {
     path: PathBuf,
     lock_wait: Duration,
+    notices: Arc<Mutex<Vec<String>>>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -40,6 +42,45 @@ impl JsonTrustStore {
         Self {
             path: path.into(),
             lock_wait,
+            notices: Arc::default(),
+        }
+    }
+
+    /// Says what the store did on its own (setting an unreadable list aside) into `sink`, for
+    /// the command to tell once.
+    pub fn with_notices(mut self, sink: Arc<Mutex<Vec<String>>>) -> Self {
+        self.notices = sink;
+        self
+    }
+
+    /// Where an unreadable list is kept when a new one replaces it.
+    fn aside(&self) -> PathBuf {
+        self.path.with_file_name("trust.json.unreadable")
+    }
+
+    /// The list to change: the stored one, or an empty one when it cannot be read. Trust
+    /// fails closed, so starting over trusts nothing; the bad file is kept aside, and the
+    /// command says so, instead of every `trust` failing until the file is fixed by hand.
+    fn load_for_change(&self) -> Result<TrustFile, TemplateError> {
+        match self.load() {
+            Err(TemplateError::CorruptTrust { reason, .. }) => {
+                let aside = self.aside();
+                std::fs::rename(&self.path, &aside).map_err(|source| TemplateError::Io {
+                    path: self.path.clone(),
+                    source,
+                })?;
+                self.notices
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push(format!(
+                        "carryover: the trust list could not be read ({reason}); it is kept as {} \
+                         and a new one was started, so templates trusted before must be trusted \
+                         again (`carryover trust` in each project)",
+                        aside.display()
+                    ));
+                Ok(TrustFile::default())
+            }
+            other => other,
         }
     }
 
@@ -64,7 +105,7 @@ impl JsonTrustStore {
                 path: lock_path.clone(),
                 source: std::io::Error::other(error.to_string()),
             })?;
-        let mut file = self.load()?;
+        let mut file = self.load_for_change()?;
         let result = change(&mut file);
         let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
         text.push('\n');
@@ -127,6 +168,34 @@ impl TrustStore for JsonTrustStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[rstest::rstest]
+    #[case::empty("")]
+    #[case::truncated("{\"templates\": {")]
+    fn an_unreadable_list_is_set_aside_when_trust_changes(#[case] stored: &str) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("trust.json");
+        fs_err::write(&path, stored).unwrap();
+        let notices = Arc::default();
+        let store =
+            JsonTrustStore::new(&path, Duration::from_secs(1)).with_notices(Arc::clone(&notices));
+        let template = Path::new("/code/p/.carryover/_startup.md");
+        assert!(matches!(
+            pollster::block_on(store.list()),
+            Err(TemplateError::CorruptTrust { .. })
+        ));
+        let at = Timestamp::parse("2026-11-22T18:40:00Z").unwrap();
+        pollster::block_on(store.trust(template, "aa", "text", at)).unwrap();
+        assert!(pollster::block_on(store.is_trusted(template, "aa")).unwrap());
+        assert_eq!(
+            fs_err::read_to_string(dir.path().join("trust.json.unreadable")).unwrap(),
+            stored,
+            "the bad file is kept"
+        );
+        let said = notices.lock().unwrap().clone();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].contains("trust.json.unreadable"), "{said:?}");
+    }
 
     #[test]
     fn trust_is_per_path_and_digest_and_can_be_revoked() {

@@ -118,8 +118,8 @@ pub struct App {
     pub warnings: Vec<String>,
     /// Mistakes in `config.toml`, each key concerned at its default (reported by the caller).
     pub config_problems: Vec<ConfigProblem>,
-    /// What the seed store said that is not an error, for the caller to show at the end.
-    seed_notices: Arc<std::sync::Mutex<Vec<String>>>,
+    /// What the stores said that is not an error, for the caller to show at the end.
+    store_notices: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl App {
@@ -188,7 +188,7 @@ impl App {
             clock,
             warnings,
             config_problems: Vec::new(),
-            seed_notices: Arc::default(),
+            store_notices: Arc::default(),
         }
     }
 
@@ -207,7 +207,7 @@ impl App {
             JsonSeedRepository::new(self.seed_path(), lock_wait),
             self.clock.clone(),
         )
-        .with_notices(self.seed_notices.clone())
+        .with_notices(self.store_notices.clone())
     }
 
     /// Sync of the seed through its git remote; git runs this executable as the seed's merge
@@ -265,20 +265,20 @@ impl App {
         JsonContextStateStore::new(self.data_home.projects_dir(), lock_wait)
     }
 
-    /// What the seed store has said so far (a repair, a change saved but not committed),
-    /// left to be told after the command.
-    pub fn peek_seed_notices(&self) -> Vec<String> {
-        self.seed_notices
+    /// What the stores have said so far (a seed repaired, a change saved but not committed,
+    /// an unreadable trust list set aside), left to be told after the command.
+    pub fn peek_store_notices(&self) -> Vec<String> {
+        self.store_notices
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone()
     }
 
-    /// The seed store's notices, taken: told once, after the command.
-    pub fn take_seed_notices(&self) -> Vec<String> {
+    /// The stores' notices, taken: told once, after the command.
+    pub fn take_store_notices(&self) -> Vec<String> {
         std::mem::take(
             &mut *self
-                .seed_notices
+                .store_notices
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner),
         )
@@ -641,6 +641,7 @@ impl App {
     /// The user's trusted project templates.
     pub fn trust_store(&self, lock_wait: Duration) -> JsonTrustStore {
         JsonTrustStore::new(self.data_home.root().join("trust.json"), lock_wait)
+            .with_notices(self.store_notices.clone())
     }
 
     /// Feature flags in `config.toml`.

@@ -3,7 +3,9 @@
 use std::process::ExitCode;
 
 use crate::application::AppError;
-use crate::domain::{AgentMemoryError, FlagError, RuleError, SeedError, SettingsError, SyncError};
+use crate::domain::{
+    AgentMemoryError, FlagError, RuleError, SeedError, SettingsError, SyncError, TemplateError,
+};
 use crate::infrastructure::ConfigError;
 
 /// Exit code of a command that failed while working (I/O, git, a lock, a corrupt seed).
@@ -85,6 +87,13 @@ impl From<AppError> for CliError {
                 Some("fix the file; every key is optional"),
             ),
             AppError::Flag(flag) => Self::failed(flag.to_string(), None),
+            AppError::Template(template @ TemplateError::CorruptTrust { .. }) => Self::failed(
+                template.to_string(),
+                Some(
+                    "`carryover trust` in a project with a template starts a new list and keeps \
+                     this one aside",
+                ),
+            ),
             AppError::Template(template) => Self::failed(template.to_string(), None),
             AppError::Embed(embed) => Self::failed(embed.to_string(), None),
             AppError::Settings(

@@ -95,7 +95,7 @@ fn run_command(command: &Command, env: Environment) -> Result<(), CliError> {
         }
     }
     let result = dispatch(command, &app);
-    for notice in app.take_seed_notices() {
+    for notice in app.take_store_notices() {
         let _ = writeln!(std::io::stderr().lock(), "carryover: {notice}");
     }
     result

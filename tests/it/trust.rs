@@ -149,3 +149,53 @@ fn trust_without_a_template_is_refused() {
         .code(2)
         .stderr(contains("no start-up template"));
 }
+
+/// A trust list that cannot be read (truncated by a full disk, a bad hand edit) is no dead end:
+/// `--list` says how to start over, `trust` sets it aside and trusts anew, and the template
+/// reaches the model again.
+#[test]
+fn an_unreadable_trust_list_is_set_aside_by_the_next_trust() {
+    let env = Hermetic::new();
+    env.init();
+    let project = project(&env, "Say hi first.");
+    env.carryover()
+        .args(["trust", "--yes", "--cwd"])
+        .arg(&project)
+        .assert()
+        .success();
+    let list = env.data().join("trust.json");
+    fs_err::write(&list, "").unwrap();
+    env.carryover()
+        .args(["trust", "--list"])
+        .assert()
+        .failure()
+        .stderr(contains("unreadable trust list"))
+        .stderr(contains("hint: `carryover trust` in a project"));
+    let trusted = env
+        .carryover()
+        .args(["trust", "--yes", "--cwd"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    crate::support::succeeded(&trusted);
+    let said = String::from_utf8_lossy(&trusted.stderr);
+    assert!(
+        said.contains("could not be read") && said.contains("trust.json.unreadable"),
+        "{said}"
+    );
+    assert_eq!(
+        fs_err::read_to_string(env.data().join("trust.json.unreadable")).unwrap(),
+        ""
+    );
+    env.carryover()
+        .args(["context", "--cwd"])
+        .arg(&project)
+        .assert()
+        .success()
+        .stdout(contains("Say hi first."));
+    env.carryover()
+        .args(["trust", "--list"])
+        .assert()
+        .success()
+        .stdout(contains("_startup.md"));
+}

@@ -518,6 +518,10 @@ fn trust_check(
             ),
             Some(fix),
         ),
+        // Trusting again sets the unreadable list aside and starts a new one.
+        Some(Err(error @ TemplateError::CorruptTrust { .. })) => {
+            Check::warn(CheckArea::Trust, SUBJECT, error.to_string(), Some(fix))
+        }
         Some(Err(error)) => Check::warn(CheckArea::Trust, SUBJECT, error.to_string(), None),
     }
 }

@@ -30,7 +30,7 @@ pub fn context(args: &ContextArgs, app: &App) -> Result<(), CliError> {
     }));
     // The seed's notices (a repair) are told after the command; the session start's own
     // word for the same repair is not told twice.
-    let notices = app.peek_seed_notices();
+    let notices = app.peek_store_notices();
     for message in outcome.diagnostics.iter().chain(&outcome.user_messages) {
         if !notices.contains(message) {
             crate::tell!("carryover: {message}");

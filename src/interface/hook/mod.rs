@@ -139,7 +139,7 @@ fn report(app: Option<&App>, event: &str, messages: &[String]) {
     // A notice the hook already passed on (a repair, also a session start's user message) is
     // told once.
     let notices: Vec<String> = app
-        .take_seed_notices()
+        .take_store_notices()
         .into_iter()
         .filter(|notice| !messages.contains(notice))
         .collect();
