@@ -48,6 +48,9 @@ impl<Y: SeedSync> SyncSeed<Y> {
 
     /// Sets the remote (replacing one already set) and registers the merge driver.
     pub async fn add_remote(&self, url: &str) -> Result<(), AppError> {
+        if url.trim().is_empty() {
+            return Err(SyncError::BlankRemote.into());
+        }
         self.sync.set_remote(url).await?;
         Ok(())
     }
@@ -256,5 +259,18 @@ mod tests {
         sync.expect_record().returning(|_| Ok(()));
         let error = pollster::block_on(SyncSeed::new(sync, fixed_clock()).run()).unwrap_err();
         assert!(matches!(error, AppError::Sync(SyncError::NoRemote)));
+    }
+
+    #[rstest]
+    #[case::empty("")]
+    #[case::blank("  ")]
+    fn a_blank_remote_is_refused_and_the_remote_kept(#[case] url: &str) {
+        let mut sync = MockSeedSync::new();
+        sync.expect_set_remote().never();
+        let service = SyncSeed::new(sync, fixed_clock());
+        assert!(matches!(
+            pollster::block_on(service.add_remote(url)),
+            Err(AppError::Sync(SyncError::BlankRemote))
+        ));
     }
 }

@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::domain::{RuleError, TemplateError};
 use crate::domain::ports::{Clock, TemplateFile, TemplateSource, TrustEntry, TrustStore};
 use crate::domain::startup::StartupTemplate;
+use crate::domain::{RuleError, TemplateError};
 
 use super::AppError;
 

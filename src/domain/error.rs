@@ -196,6 +196,10 @@ pub enum SyncError {
     /// `sync` ran before `sync remote add`.
     #[error("no sync remote is set")]
     NoRemote,
+    /// `sync remote add` was given a blank URL, which would replace a working remote with
+    /// nothing git can reach.
+    #[error("the remote's URL is empty; the remote is as it was")]
+    BlankRemote,
     /// The remote could not be reached or read (network, path, permissions).
     #[error("{remote} could not be reached: {message}")]
     Unreachable {

@@ -264,6 +264,12 @@ impl From<SyncError> for CliError {
                     "run `carryover sync remote add URL` first (a private git repository, an SSH path or a local bare repository)",
                 ),
             ),
+            SyncError::BlankRemote => Self::refused(
+                error.to_string(),
+                Some(
+                    "give the remote's URL or path: carryover sync remote add git@github.com:you/seed.git",
+                ),
+            ),
             SyncError::Secret { .. } => Self::refused(
                 error.to_string(),
                 Some(

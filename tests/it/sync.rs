@@ -724,3 +724,19 @@ fn a_purge_says_the_remote_still_holds_the_text_and_starts_no_sync() {
     assert!(!local.contains("rack twelve"), "{local}");
     drop(keep);
 }
+
+#[test]
+fn a_blank_remote_url_is_refused_and_the_remote_kept() {
+    let (_keep, remote) = bare_remote();
+    let laptop = machine(&remote);
+    laptop
+        .carryover()
+        .args(["sync", "remote", "add", ""])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("the remote's URL is empty"));
+    assert_eq!(
+        ok(&laptop, &["sync", "remote", "show"]).trim(),
+        remote.to_str().unwrap()
+    );
+}
