@@ -180,7 +180,13 @@ impl<F: SettingsFiles> HookInstaller<F> {
                 let hooked =
                     install_hooks(settings.clone(), target.agent, binary).map_err(shape)?;
                 match (status_line, has_status_line) {
-                    (StatusLinePolicy::Off, _) => (hooked, None),
+                    // Not wanted: one carryover wired earlier is taken out with it.
+                    (StatusLinePolicy::Off, true) => {
+                        let (unwired, change) = uninstall_status_line(hooked);
+                        let change = (change == StatusLineChange::Removed).then_some(change);
+                        (unwired, change)
+                    }
+                    (StatusLinePolicy::Off, false) => (hooked, None),
                     (StatusLinePolicy::Required, false) => {
                         return Err(SettingsError::NoStatusLine {
                             agent: target.agent.display_name(),
@@ -225,6 +231,8 @@ impl<F: SettingsFiles> HookInstaller<F> {
         let after = (before.is_none() || next != settings)
             .then(|| encode_settings(&next, before.as_deref()));
         let backups = self.files.backups(&path).await?;
+        // A flat layout's `version` is carryover's too when it made the file.
+        let flat = matches!(target.agent.layout(), HookLayout::Flat { .. });
         let mut change = SettingsChange {
             backup: None,
             delete: false,
@@ -234,22 +242,26 @@ impl<F: SettingsFiles> HookInstaller<F> {
         change.status_line = status_line;
         match action {
             HookAction::Install { .. } => {
-                if after.is_some() && change.before.is_some() && backups.is_empty() {
+                // A file that holds only what carryover put there (it made it, and the binary
+                // moved since) is no original of the user's to keep.
+                let theirs = uninstall_hooks(settings.clone())
+                    .is_ok_and(|unhooked| !holds_nothing(&uninstall_status_line(unhooked).0, flat));
+                if after.is_some() && change.before.is_some() && backups.is_empty() && theirs {
                     change.backup = Some(backup_path(&change.path, &self.clock.now().compact()));
                 }
             }
             HookAction::Uninstall => {
-                // A flat layout's `version` is carryover's too when it made the file.
-                let flat = matches!(target.agent.layout(), HookLayout::Flat { .. });
-                change.delete = backups.is_empty()
-                    && next
-                        .as_object()
-                        .is_some_and(|o| o.keys().all(|key| flat && key == "version"));
+                // carryover made the file when no backup holds an original of the user's
+                // (one made of carryover's own file, before a fix, holds none): it goes when
+                // nothing else is left in it.
+                let mut made_by_carryover = true;
                 for backup in backups {
+                    made_by_carryover &= self.holds_only_carryovers(&backup, flat).await?;
                     if self.holds_only(&backup, &next).await? {
                         change.stale_backups.push(backup);
                     }
                 }
+                change.delete = made_by_carryover && holds_nothing(&next, flat);
             }
         }
         change.after = after;
@@ -277,6 +289,22 @@ impl<F: SettingsFiles> HookInstaller<F> {
             }
         }
         None
+    }
+
+    /// Whether the backup at `path` holds carryover's hooks and nothing of the user's: a copy
+    /// of a file carryover made. A backup that cannot be read or parsed is the user's.
+    async fn holds_only_carryovers(&self, path: &Path, flat: bool) -> Result<bool, AppError> {
+        let Some(text) = self.files.read(path).await? else {
+            return Ok(false);
+        };
+        let Ok(value) = parse_settings(&text) else {
+            return Ok(false);
+        };
+        let Ok(unhooked) = uninstall_hooks(value.clone()) else {
+            return Ok(false);
+        };
+        let unhooked = uninstall_status_line(unhooked).0;
+        Ok(unhooked != value && holds_nothing(&unhooked, flat))
     }
 
     /// Whether the backup at `path`, with carryover's hooks and status line taken out, is
@@ -364,6 +392,14 @@ fn backup_path(path: &Path, stamp: &str) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".carryover-backup-{stamp}"));
     path.with_file_name(name)
+}
+
+/// Whether `settings` holds nothing of the user's: an empty object, or only the `version`
+/// that a flat layout's file carries when carryover made it.
+fn holds_nothing(settings: &serde_json::Value, flat: bool) -> bool {
+    settings
+        .as_object()
+        .is_some_and(|o| o.keys().all(|key| flat && key == "version"))
 }
 
 #[cfg(test)]
@@ -567,6 +603,11 @@ mod tests {
         Some(StatusLineChange::KeptTheirs)
     )]
     #[case::left_out_when_asked(None, StatusLinePolicy::Off, None)]
+    #[case::carryovers_taken_out_when_not_wanted(
+        Some(OURS),
+        StatusLinePolicy::Off,
+        Some(StatusLineChange::Removed)
+    )]
     fn the_status_line_is_wired_only_where_the_user_has_none(
         #[case] text: Option<&'static str>,
         #[case] policy: StatusLinePolicy,
@@ -716,17 +757,23 @@ mod tests {
         Box::leak(text.into_boxed_str())
     }
 
+    /// A settings file carryover made, hooked to a binary that has moved since.
+    const OLD_BINARY_HOOKS: &str = r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "/old/carryover hook session-start"}]}]}}"#;
+
     #[rstest::rstest]
-    #[case::the_first_install_backs_up_the_original(&[], true)]
-    #[case::a_later_install_adds_no_backup(&[(ORIGINAL, r#"{"model": "x"}"#)], false)]
+    #[case::the_first_install_backs_up_the_original(r#"{"model": "x"}"#, &[], true)]
+    #[case::a_later_install_adds_no_backup(
+        r#"{"model": "x"}"#,
+        &[(ORIGINAL, r#"{"model": "x"}"#)],
+        false
+    )]
+    #[case::a_file_carryover_made_is_no_original(OLD_BINARY_HOOKS, &[], false)]
     fn install_keeps_at_most_one_backup(
+        #[case] text: &'static str,
         #[case] backups: &'static [(&'static str, &'static str)],
         #[case] backed_up: bool,
     ) {
-        let installer = HookInstaller::new(
-            files_with_backups(r#"{"model": "x"}"#, backups),
-            fixed_clock(),
-        );
+        let installer = HookInstaller::new(files_with_backups(text, backups), fixed_clock());
         let change = pollster::block_on(
             installer.plan(&target(AgentKind::Claude, InstallScope::User), &install()),
         )
@@ -746,6 +793,12 @@ mod tests {
         installed(serde_json::json!({})),
         &[(ORIGINAL, "{}")],
         false,
+        &[ORIGINAL]
+    )]
+    #[case::a_file_carryover_made_and_backed_up_when_reinstalled_is_deleted(
+        installed(serde_json::json!({})),
+        &[(ORIGINAL, OLD_BINARY_HOOKS)],
+        true,
         &[ORIGINAL]
     )]
     #[case::a_backup_with_other_content_is_kept(

@@ -209,6 +209,39 @@ fn repeated_install_and_uninstall_keep_one_backup_the_original() {
     }
 }
 
+/// Doctor's fix after the binary moved is to install again: the file carryover made is no
+/// original of the user's to back up, and uninstall still leaves nothing behind.
+#[rstest::rstest]
+#[case::claude("claude", ".claude/settings.json")]
+#[case::copilot("copilot", ".copilot/hooks/carryover.json")]
+fn installing_again_after_the_binary_moved_leaves_nothing_behind(
+    #[case] agent: &str,
+    #[case] file: &str,
+) {
+    let env = Hermetic::new();
+    let settings = env.home().join(file);
+    for binary in ["/old/bin/carryover", "/new/bin/carryover"] {
+        env.carryover()
+            .args(["install", "--agent", agent, "--binary", binary])
+            .assert()
+            .success()
+            .stdout(predicates::prelude::PredicateBooleanExt::not(
+                predicates::str::contains("backup"),
+            ));
+    }
+    assert!(
+        fs_err::read_to_string(&settings)
+            .unwrap()
+            .contains("/new/bin/carryover")
+    );
+    assert_eq!(backups(settings.parent().unwrap()), Vec::<String>::new());
+    env.carryover()
+        .args(["uninstall", "--agent", agent])
+        .assert()
+        .success();
+    assert!(!settings.exists(), "{} is left", settings.display());
+}
+
 #[test]
 fn dry_run_prints_the_diff_and_writes_nothing() {
     let env = Hermetic::new();
