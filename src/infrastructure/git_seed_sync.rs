@@ -596,22 +596,46 @@ fn git_error(error: GitError) -> SyncError {
 fn git_reason(said: &str) -> String {
     let lines = || said.lines().map(str::trim).filter(|l| !l.is_empty());
     // The remote's own error says why a push was refused; the local one only that it was.
-    let remote = lines().find_map(|l| {
+    let remote_error = lines().find_map(|l| {
         let l = l.strip_prefix("remote:")?.trim();
         l.strip_prefix("fatal:")
             .or_else(|| l.strip_prefix("error:"))
     });
-    remote
-        .or_else(|| {
-            lines().find_map(|l| {
-                l.strip_prefix("fatal:")
-                    .or_else(|| l.strip_prefix("error:"))
-            })
+    if let Some(reason) = remote_error {
+        return reason.trim().to_owned();
+    }
+    // A hook on the remote says why in its own words, unmarked ("push denied by policy").
+    let remote_words: Vec<&str> = lines()
+        .filter_map(|l| l.strip_prefix("remote:").map(str::trim))
+        .filter(|l| !l.is_empty() && !is_progress(l))
+        .take(3)
+        .collect();
+    if !remote_words.is_empty() {
+        return remote_words.join("; ");
+    }
+    lines()
+        .find_map(|l| {
+            l.strip_prefix("fatal:")
+                .or_else(|| l.strip_prefix("error:"))
         })
         .or_else(|| lines().next_back())
         .unwrap_or("failed")
         .trim()
         .to_owned()
+}
+
+/// git's progress lines, which a remote sends with every push.
+fn is_progress(line: &str) -> bool {
+    [
+        "Resolving deltas",
+        "Counting objects",
+        "Compressing objects",
+        "Enumerating objects",
+        "Writing objects",
+        "Total ",
+    ]
+    .iter()
+    .any(|progress| line.starts_with(progress))
 }
 
 /// A free name beside `path` for a copy set aside: `seed.json.<label>`, then `-1`, `-2` …
@@ -663,6 +687,10 @@ mod tests {
     #[case::an_error_line(
         "hint: see below\nerror: failed to push some refs to 'x'\n",
         "failed to push some refs to 'x'"
+    )]
+    #[case::a_hooks_own_words(
+        "remote: push denied by policy: seed repos are read-only on Fridays\nremote: Resolving deltas: 100% (1/1)\nTo r.git\n ! [remote rejected] HEAD -> main (pre-receive hook declined)\nerror: failed to push some refs to 'r.git'\n",
+        "push denied by policy: seed repos are read-only on Fridays"
     )]
     #[case::no_marked_line("something odd\nhappened\n", "happened")]
     #[case::nothing_said("", "failed")]
