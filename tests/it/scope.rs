@@ -400,6 +400,26 @@ fn a_learning_kept_before_the_remote_was_added_is_still_the_projects_own() {
     assert!(!again.status.success(), "{stderr}");
     assert!(stderr.contains("already"), "{stderr}");
     assert!(context(&env, &notes).contains("Drafts live in drafts/"));
+    // Every command that lists the project's learnings agrees with what its sessions see.
+    for command in [
+        &["learnings", "list", "--json"][..],
+        &["learnings", "list", "--project", "--json"],
+        &["learnings", "search", "drafts", "--json"],
+    ] {
+        let output = env
+            .carryover()
+            .current_dir(&notes)
+            .args(command)
+            .output()
+            .unwrap();
+        let listed: serde_json::Value =
+            serde_json::from_str(&crate::support::succeeded(&output)).unwrap();
+        assert_eq!(
+            listed.as_array().map(Vec::len),
+            Some(1),
+            "{command:?}: {listed}"
+        );
+    }
 }
 
 #[test]
@@ -440,42 +460,4 @@ fn clones_of_a_repository_on_disk_share_their_memory() {
     );
     let elsewhere = repository(&env, "elsewhere", None);
     assert!(!context(&env, &elsewhere).contains("fixtures load from seeds/"));
-}
-
-/// A project that gains an `origin` remote keeps its learnings, and every command that lists
-/// them agrees with what its sessions are shown.
-#[test]
-fn a_project_that_gains_a_remote_lists_the_learnings_its_sessions_see() {
-    let env = Hermetic::new();
-    env.init();
-    let notes = repository(&env, "notes", None);
-    learn(
-        &env,
-        &notes,
-        &["insight", "--project", "The staging DB is on port 5433"],
-    );
-    git(
-        &notes,
-        &["remote", "add", "origin", "https://github.com/acme/notes"],
-    );
-    assert!(context(&env, &notes).contains("port 5433"));
-    for command in [
-        &["learnings", "list", "--json"][..],
-        &["learnings", "list", "--project", "--json"],
-        &["learnings", "search", "staging", "port", "--json"],
-    ] {
-        let output = env
-            .carryover()
-            .current_dir(&notes)
-            .args(command)
-            .output()
-            .unwrap();
-        let listed: serde_json::Value =
-            serde_json::from_str(&crate::support::succeeded(&output)).unwrap();
-        assert_eq!(
-            listed.as_array().map(Vec::len),
-            Some(1),
-            "{command:?}: {listed}"
-        );
-    }
 }
