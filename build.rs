@@ -5,7 +5,6 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::Path;
 
-#[allow(dead_code)]
 #[path = "src/domain/redaction/rule_spec.rs"]
 mod rule_spec;
 

@@ -61,6 +61,16 @@ fn extract(env: &Hermetic, transcript: &Path, extra: &[&str]) -> Value {
     serde_json::from_slice(&out.get_output().stdout).unwrap()
 }
 
+/// The texts an `extract --json` result proposes, in its order.
+fn proposed_contents(result: &Value) -> Vec<&str> {
+    result["proposals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["content"].as_str().unwrap())
+        .collect()
+}
+
 fn pending_texts(env: &Hermetic) -> Vec<String> {
     let seed: Value =
         serde_json::from_str(&fs_err::read_to_string(env.seed_path()).unwrap()).unwrap();
@@ -80,12 +90,7 @@ fn a_dry_run_shows_the_proposals_and_writes_nothing() {
     let file = transcript(&env, "opinionated", &OPINIONATED);
     let before = env.git(&["rev-list", "--count", "HEAD"]);
     let result = extract(&env, &file, &["--dry-run"]);
-    let proposed: Vec<&str> = result["proposals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["content"].as_str().unwrap())
-        .collect();
+    let proposed = proposed_contents(&result);
     assert_eq!(
         proposed,
         [
@@ -182,12 +187,7 @@ fn a_programs_advice_pasted_by_the_user_is_not_proposed() {
         ],
     );
     let result = extract(&env, &file, &["--dry-run"]);
-    let proposed: Vec<&str> = result["proposals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["content"].as_str().unwrap())
-        .collect();
+    let proposed = proposed_contents(&result);
     assert_eq!(
         proposed,
         ["From now on, always run cargo fmt before committing."],

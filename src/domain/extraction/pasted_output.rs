@@ -4,7 +4,7 @@
 
 /// Openings of lines that programs print: levels, stack frames, diagnostics, shell prompts,
 /// runtimes' and package managers' warnings. In the published sessions every human line that
-/// opens with one of these is pasted output.
+/// opens with one of these is in a message labelled not durable.
 const OUTPUT_OPENINGS: [&str; 24] = [
     "ERROR",
     "WARN",
@@ -34,8 +34,9 @@ const OUTPUT_OPENINGS: [&str; 24] = [
 
 /// Words by which a line ending in a colon says that what follows is a program's output:
 /// "I'm getting this in the console:", "here's the log:", "the build prints:". Matched as
-/// whole words, case-insensitively.
-const PASTE_CUES: [&str; 31] = [
+/// whole words, case-insensitively. Plain "get" is none: "Before you get started, remember:"
+/// opens the user's own rules.
+const PASTE_CUES: [&str; 29] = [
     "log",
     "logs",
     "console",
@@ -58,10 +59,8 @@ const PASTE_CUES: [&str; 31] = [
     "showed",
     "returns",
     "returned",
-    "get",
     "getting",
     "got",
-    "gives",
     "seeing",
     "throws",
     "threw",
@@ -164,6 +163,7 @@ mod tests {
     #[case::german("Ich bekomme diesen Fehler:", true)]
     #[case::japanese("このエラーが出ます：", true)]
     #[case::rules("Some rules for this repo:", false)]
+    #[case::getting_started("Before you get started, remember:", false)]
     #[case::no_colon("I'm getting this in the console", false)]
     #[case::word_inside("Catalogue conventions:", false)]
     fn a_paste_is_announced_by_a_colon_and_a_word_for_output(
