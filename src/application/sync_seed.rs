@@ -55,6 +55,11 @@ impl<Y: SeedSync> SyncSeed<Y> {
         Ok(())
     }
 
+    /// Stops syncing: forgets the remote and returns its URL, or `None` when none was set.
+    pub async fn remove_remote(&self) -> Result<Option<String>, AppError> {
+        Ok(self.sync.remove_remote().await?)
+    }
+
     /// The remote set, if any.
     pub async fn remote(&self) -> Result<Option<String>, AppError> {
         Ok(self.sync.remote().await?)

@@ -322,6 +322,16 @@ impl SeedSync for GitSeedSync {
         Ok(())
     }
 
+    async fn remove_remote(&self) -> Result<Option<String>, SyncError> {
+        let _lock = self.lock()?;
+        let removed = self.remote().await?;
+        if removed.is_some() {
+            // Its tracking refs go with it, so `status` shows no remote's state.
+            self.run(&["remote", "remove", REMOTE])?;
+        }
+        Ok(removed)
+    }
+
     async fn prepare(&self) -> Result<(), SyncError> {
         let running = FileLock::acquire(
             &self.git.work_tree().join(".carryover-sync.lock"),

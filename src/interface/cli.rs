@@ -137,10 +137,24 @@ pub enum SyncRemoteCommand {
     Add {
         /// Any URL git understands.
         url: String,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the remote.
-    #[command(after_help = "Example: carryover sync remote show")]
-    Show,
+    #[command(after_help = "Example: carryover sync remote show --json")]
+    Show {
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Stop syncing: forget the remote (the remote itself, and the local seed, are kept).
+    #[command(after_help = "Example: carryover sync remote remove")]
+    Remove {
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// `merge-driver` arguments, as git passes them.
@@ -318,6 +332,9 @@ pub enum ProposalsCommand {
         /// Make them the current directory's project's.
         #[arg(long)]
         project: bool,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
     },
     /// Decline proposals; they are not proposed again.
     #[command(after_help = "Example: carryover proposals reject F2hJ6 T7nB3")]
@@ -325,6 +342,9 @@ pub enum ProposalsCommand {
         /// The starts of their ids.
         #[arg(required = true)]
         prefixes: Vec<String>,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
     },
     /// Go through pending proposals on a terminal: accept, reject, skip or quit; the
     /// decisions are applied together, as one commit. The global ones and the current
@@ -424,6 +444,9 @@ Examples:\n  carryover learnings forget ins_7Qm2v\n  carryover learnings forget 
         /// Also rewrite the seed's git history so the text is in no commit (see below).
         #[arg(long)]
         purge: bool,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
     },
     /// Move a learning to the current directory's project, or make it global. Another
     /// project's learning moves only with `--force`.
@@ -437,18 +460,27 @@ Examples:\n  carryover learnings forget ins_7Qm2v\n  carryover learnings forget 
         /// Move it even when it belongs to another project.
         #[arg(long)]
         force: bool,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
     },
     /// Always show a learning first at session start (a standing rule).
     #[command(after_help = "Example: carryover learnings pin 7Qm2v")]
     Pin {
         /// The start of its id.
         prefix: String,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
     },
     /// Stop showing a learning first.
     #[command(after_help = "Example: carryover learnings unpin 7Qm2v")]
     Unpin {
         /// The start of its id.
         prefix: String,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -511,6 +543,9 @@ pub enum FlagsCommand {
         name: String,
         /// Its value.
         value: String,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
     },
     /// Print a flag's value in force for the project (`--json` adds where it comes from).
     #[command(after_help = "Example: carryover flags get startup-instruction")]
@@ -535,6 +570,9 @@ pub enum FlagsCommand {
         cwd: Option<PathBuf>,
         /// The flag's name.
         name: String,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
     },
     /// List the flags in force for the project.
     #[command(after_help = "Example: carryover flags list --json")]
@@ -759,6 +797,9 @@ voice-id.\n\nExample: carryover identity set timezone Europe/Lisbon"
         key: String,
         /// Its new value (several words need quotes).
         value: String,
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -969,5 +1010,34 @@ mod help_examples {
             "{checked} examples for {} commands",
             all.len()
         );
+    }
+
+    /// Commands whose output is not a report a script would parse: an agent's hook payloads
+    /// and status line, a shell script, git's merge driver and the dialogue on a terminal.
+    const NOT_FOR_SCRIPTS: &[&str] = &[
+        "hook",
+        "statusline",
+        "completions",
+        "merge-driver",
+        "proposals review",
+    ];
+
+    #[test]
+    fn every_command_a_script_would_run_answers_in_json() {
+        let mut all = Vec::new();
+        commands(&Cli::command(), "", &mut all);
+        let missing: Vec<&str> = all
+            .iter()
+            .filter(|(name, command)| {
+                let leaf =
+                    !command.has_subcommands() || command.is_args_conflicts_with_subcommands_set();
+                let exempt = NOT_FOR_SCRIPTS
+                    .iter()
+                    .any(|exempt| name == exempt || name.starts_with(&format!("{exempt} ")));
+                leaf && !exempt && !command.get_arguments().any(|arg| arg.get_id() == "json")
+            })
+            .map(|(name, _)| name.as_str())
+            .collect();
+        assert!(missing.is_empty(), "no --json for: {missing:?}");
     }
 }

@@ -20,6 +20,7 @@ mod hostile;
 mod http_standin;
 mod identity;
 mod install;
+mod json_changes;
 mod learn;
 mod model_standin;
 mod npm_client;

@@ -740,3 +740,38 @@ fn a_blank_remote_url_is_refused_and_the_remote_kept() {
         remote.to_str().unwrap()
     );
 }
+
+#[test]
+fn a_removed_remote_is_no_longer_synced_through_and_keeps_what_it_holds() {
+    let (_keep, remote, laptop, _desktop) = two_machines(Some("The build runs on rack twelve"));
+    let removed: Value =
+        serde_json::from_str(&ok(&laptop, &["sync", "remote", "remove", "--json"])).unwrap();
+    assert_eq!(removed["removed"], remote.to_str().unwrap());
+    let shown: Value =
+        serde_json::from_str(&ok(&laptop, &["sync", "remote", "show", "--json"])).unwrap();
+    assert_eq!(shown["remote"], Value::Null);
+    let output = laptop.carryover().arg("sync").output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "a sync without a remote is refused: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // The remote itself keeps the seed; removing it here deletes nothing there.
+    let log = git_in(&remote, &["log", "--format=%s", "main"]);
+    assert!(!log.trim().is_empty(), "{log}");
+    assert_eq!(contents(&laptop), vec!["The build runs on rack twelve"]);
+    laptop
+        .carryover()
+        .args(["sync", "remote", "remove"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no sync remote is set"));
+    let added: Value = serde_json::from_str(&ok(
+        &laptop,
+        &["sync", "remote", "add", remote.to_str().unwrap(), "--json"],
+    ))
+    .unwrap();
+    assert_eq!(added["remote"], remote.to_str().unwrap());
+    sync(&laptop);
+}

@@ -46,6 +46,9 @@ pub trait SeedSync: Send + Sync {
     /// Sets (or replaces) the remote and registers the seed's merge driver.
     async fn set_remote(&self, url: &str) -> Result<(), SyncError>;
 
+    /// Forgets the remote; returns its URL, or `None` when none was set.
+    async fn remove_remote(&self) -> Result<Option<String>, SyncError>;
+
     /// Makes the repository ready for a merge: created if missing, the merge driver
     /// registered, a merge a killed sync left half done undone, local changes committed.
     async fn prepare(&self) -> Result<(), SyncError>;

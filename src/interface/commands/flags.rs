@@ -33,6 +33,7 @@ pub fn flags(args: &FlagsArgs, app: &App) -> Result<(), CliError> {
             project: project_only,
             name,
             value,
+            json,
             ..
         } => {
             let stored = pollster::block_on(service.set(&target(*project_only), name, value))?;
@@ -41,12 +42,28 @@ pub fn flags(args: &FlagsArgs, app: &App) -> Result<(), CliError> {
             } else {
                 "globally".to_owned()
             };
-            crate::say!("{name} = {} ({}) {scope}", show(&stored), kind(&stored));
-            report_config_change(app, project);
+            if !*json {
+                crate::say!("{name} = {} ({}) {scope}", show(&stored), kind(&stored));
+            }
+            let applies = report_config_change(app, project);
+            if *json {
+                crate::say!(
+                    "{}",
+                    json!({
+                        "name": name,
+                        "value": stored,
+                        "scope": scope_of(*project_only).as_str(),
+                        "startup_instruction_applies": applies,
+                    })
+                );
+            } else {
+                say_applies(applies);
+            }
         }
         FlagsCommand::Unset {
             project: project_only,
             name,
+            json,
             ..
         } => {
             if pollster::block_on(service.unset(&target(*project_only), name))? {
@@ -55,8 +72,23 @@ pub fn flags(args: &FlagsArgs, app: &App) -> Result<(), CliError> {
                 } else {
                     "globally"
                 };
-                crate::say!("{name} removed {scope}");
-                report_config_change(app, project);
+                if !*json {
+                    crate::say!("{name} removed {scope}");
+                }
+                let applies = report_config_change(app, project);
+                if *json {
+                    crate::say!(
+                        "{}",
+                        json!({
+                            "name": name,
+                            "removed": true,
+                            "scope": scope_of(*project_only).as_str(),
+                            "startup_instruction_applies": applies,
+                        })
+                    );
+                } else {
+                    say_applies(applies);
+                }
             } else {
                 // The hint is a courtesy: a config that cannot be read only loses it.
                 let resolved = pollster::block_on(service.resolved(&slug)).unwrap_or_default();
@@ -122,9 +154,25 @@ fn print_list(resolved: &ResolvedFlags, as_json: bool) {
     }
 }
 
-/// Tells the session listeners the flags changed and says whether the start-up instruction
-/// now applies to this project.
-fn report_config_change(app: &App, project: crate::domain::project::Project) {
+/// Where a change was made: the project's own flags, or the global ones.
+fn scope_of(project_only: bool) -> FlagScope {
+    if project_only {
+        FlagScope::Project
+    } else {
+        FlagScope::Global
+    }
+}
+
+fn say_applies(applies: Option<bool>) {
+    if let Some(applies) = applies {
+        let state = if applies { "applies" } else { "does not apply" };
+        crate::say!("The start-up instruction now {state} to this project.");
+    }
+}
+
+/// Tells the session listeners the flags changed; returns whether the start-up instruction
+/// now applies to this project, when a listener knows.
+fn report_config_change(app: &App, project: crate::domain::project::Project) -> Option<bool> {
     let (registry, startup, _queue) = app.listeners(COMMAND_LOCK_WAIT);
     let session = Session {
         id: None,
@@ -135,13 +183,10 @@ fn report_config_change(app: &App, project: crate::domain::project::Project) {
         let mut active = registry.start(session).await;
         active.config_changed().await
     });
-    if let Some(applies) = startup.report().applies {
-        let state = if applies { "applies" } else { "does not apply" };
-        crate::say!("The start-up instruction now {state} to this project.");
-    }
     for message in notes.user_messages.iter().chain(&notes.diagnostics) {
         crate::tell!("carryover: {message}");
     }
+    startup.report().applies
 }
 
 fn show(value: &FlagValue) -> String {

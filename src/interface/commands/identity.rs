@@ -47,10 +47,20 @@ pub fn identity(command: &IdentityCommand, app: &App) -> Result<(), CliError> {
                 crate::say!("{}", lines.join("\n"));
             }
         }
-        IdentityCommand::Set { key, value } => {
+        IdentityCommand::Set { key, value, json } => {
             let change = pollster::block_on(service.set(key, value))?;
             let key = change.field.key();
-            if change.is_unchanged() {
+            if *json {
+                crate::say!(
+                    "{}",
+                    json!({
+                        "key": key,
+                        "before": change.before,
+                        "after": change.after,
+                        "changed": !change.is_unchanged(),
+                    })
+                );
+            } else if change.is_unchanged() {
                 crate::say!("{key} is already {}; nothing changed.", change.after);
             } else {
                 crate::say!("{key}: {} → {}", change.before, change.after);

@@ -1,8 +1,8 @@
-//! `carryover learnings list|show|search|forget`.
+//! `carryover learnings list|show|search|forget|scope|pin|unpin`.
 
 use serde_json::json;
 
-use crate::application::{FoundLearning, Learnings, ScopeFilter, ScopeTarget};
+use crate::application::{Edited, FoundLearning, Learnings, ScopeFilter, ScopeTarget};
 use crate::domain::format::clip;
 use crate::domain::project::Project;
 use crate::domain::scope::{scope_label, scope_project};
@@ -70,23 +70,36 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
                 }
             }
         }
-        LearningsCommand::Forget { prefix, purge } => {
-            let found = if *purge {
+        LearningsCommand::Forget {
+            prefix,
+            purge,
+            json,
+        } => {
+            let (found, rewritten) = if *purge {
                 let (found, rewritten) = pollster::block_on(service.forget_and_purge(prefix))?;
-                crate::say!(
-                    "Forgot {} and rewrote {rewritten} version(s) of the seed's git history: no \
-                     commit holds its text now. Clones and copies made before still do.",
-                    found.learning.id
-                );
-                found
+                (found, Some(rewritten))
             } else {
-                pollster::block_on(service.forget(prefix))?
+                (pollster::block_on(service.forget(prefix))?, None)
             };
-            crate::say!(
-                "Forgot {}: {}",
-                found.learning.id,
-                line(&found.learning.content)
-            );
+            if *json {
+                let mut value = to_json(&found);
+                value["forgotten"] = true.into();
+                value["rewritten_versions"] = rewritten.into();
+                crate::say!("{value}");
+            } else {
+                if let Some(rewritten) = rewritten {
+                    crate::say!(
+                        "Forgot {} and rewrote {rewritten} version(s) of the seed's git history: \
+                         no commit holds its text now. Clones and copies made before still do.",
+                        found.learning.id
+                    );
+                }
+                crate::say!(
+                    "Forgot {}: {}",
+                    found.learning.id,
+                    line(&found.learning.content)
+                );
+            }
             let remote = match purge {
                 true => pollster::block_on(app.seed_sync().remote()).ok().flatten(),
                 false => None,
@@ -123,12 +136,19 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
             prefix,
             scope,
             force,
+            json,
         } => {
             let target = match scope {
                 ScopeArg::Project => ScopeTarget::Project(app.project(&app.cwd(None))),
                 ScopeArg::Global => ScopeTarget::Global,
             };
             let edited = pollster::block_on(service.set_scope(prefix, target, *force))?;
+            if *json {
+                let mut value = edited_json(&edited);
+                value["project_before"] = scope_project(edited.before.project.as_deref()).into();
+                crate::say!("{value}");
+                return Ok(());
+            }
             let id = &edited.found.learning.id;
             let placed = |project: Option<&str>| match scope_label(project).as_str() {
                 "global" => "global".to_owned(),
@@ -149,8 +169,12 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
                 crate::say!("{id} is now {now}, no longer {was}: {content}");
             }
         }
-        LearningsCommand::Pin { prefix } => {
+        LearningsCommand::Pin { prefix, json } => {
             let edited = pollster::block_on(service.set_pinned(prefix, true))?;
+            if *json {
+                crate::say!("{}", edited_json(&edited));
+                return Ok(());
+            }
             let already = if edited.changed { "" } else { "Already " };
             let pinned = if edited.changed { "Pinned" } else { "pinned" };
             crate::say!(
@@ -159,8 +183,12 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
                 line(&edited.found.learning.content)
             );
         }
-        LearningsCommand::Unpin { prefix } => {
+        LearningsCommand::Unpin { prefix, json } => {
             let edited = pollster::block_on(service.set_pinned(prefix, false))?;
+            if *json {
+                crate::say!("{}", edited_json(&edited));
+                return Ok(());
+            }
             let what = if edited.changed {
                 "Unpinned"
             } else {
@@ -245,6 +273,13 @@ fn to_json(found: &FoundLearning) -> serde_json::Value {
         "pinned": found.learning.pinned,
         "score": found.score,
     })
+}
+
+/// A learning as an edit left it, and whether the edit changed it.
+fn edited_json(edited: &Edited) -> serde_json::Value {
+    let mut value = to_json(&edited.found);
+    value["changed"] = edited.changed.into();
+    value
 }
 
 fn short_project(id: &str) -> String {

@@ -76,6 +76,7 @@ pub fn proposals(command: &ProposalsCommand, app: &App) -> Result<(), CliError> 
             prefixes,
             global,
             project,
+            json,
         } => {
             let scope = if *global {
                 AcceptScope::Global
@@ -91,15 +92,17 @@ pub fn proposals(command: &ProposalsCommand, app: &App) -> Result<(), CliError> 
                     .iter()
                     .map(|p| (p.clone(), Decision::Accept(scope.clone())))
                     .collect(),
+                *json,
             )?;
         }
-        ProposalsCommand::Reject { prefixes } => decide(
+        ProposalsCommand::Reject { prefixes, json } => decide(
             app,
             &review,
             prefixes
                 .iter()
                 .map(|p| (p.clone(), Decision::Reject))
                 .collect(),
+            *json,
         )?,
         ProposalsCommand::Review { all_projects } => interactive(app, &review, *all_projects)?,
         ProposalsCommand::Extract {
@@ -270,10 +273,34 @@ fn decide(
     app: &App,
     review: &Review<Seeds>,
     decisions: Vec<(String, Decision)>,
+    json: bool,
 ) -> Result<(), CliError> {
     let outcome = pollster::block_on(review.decide(decisions))?;
-    report(app, &outcome);
+    if json {
+        crate::say!("{}", outcome_json(&outcome));
+        refresh_after(app, &outcome);
+    } else {
+        report(app, &outcome);
+    }
     Ok(())
+}
+
+/// What the decisions made: the learnings accepted proposals became, and the rejected ids.
+fn outcome_json(outcome: &ReviewOutcome) -> serde_json::Value {
+    let accepted: Vec<serde_json::Value> = outcome
+        .accepted
+        .iter()
+        .map(|learning| {
+            json!({
+                "id": learning.id,
+                "content": learning.content,
+                "source": learning.source,
+                "project": crate::domain::scope::scope_project(learning.project.as_deref()),
+                "pinned": learning.pinned,
+            })
+        })
+        .collect();
+    json!({"accepted": accepted, "rejected": outcome.rejected})
 }
 
 fn report(app: &App, outcome: &ReviewOutcome) {
@@ -283,6 +310,11 @@ fn report(app: &App, outcome: &ReviewOutcome) {
     for id in &outcome.rejected {
         crate::say!("Rejected {id}");
     }
+    refresh_after(app, outcome);
+}
+
+/// Accepted learnings are indexed at once, so the next session start need not embed them.
+fn refresh_after(app: &App, outcome: &ReviewOutcome) {
     if !outcome.accepted.is_empty()
         && let Err(error) = super::index::refresh(app, false)
     {
@@ -389,7 +421,7 @@ fn interactive(app: &App, review: &Review<Seeds>, all_projects: bool) -> Result<
         crate::say!("Nothing decided.");
         return Ok(());
     }
-    decide(app, review, decisions)
+    decide(app, review, decisions, false)
 }
 
 /// ` for <project>` when a listing was for one project.

@@ -8,23 +8,44 @@ use crate::interface::cli::{SyncArgs, SyncCommand, SyncRemoteCommand};
 use crate::interface::composition::App;
 use crate::interface::error::CliError;
 
-/// Runs `sync`, `sync remote add` or `sync remote show`.
+/// Runs `sync`, `sync remote add`, `sync remote show` or `sync remote remove`.
 pub fn sync(args: &SyncArgs, app: &App) -> Result<(), CliError> {
     let service = app.seed_sync();
     match &args.command {
-        Some(SyncCommand::Remote(SyncRemoteCommand::Add { url })) => {
+        Some(SyncCommand::Remote(SyncRemoteCommand::Add { url, json })) => {
             pollster::block_on(service.add_remote(url))?;
-            crate::say!(
-                "The seed syncs through {url}; `carryover sync` fetches, merges and pushes it."
-            );
+            if *json {
+                crate::say!("{}", json!({ "remote": url }));
+            } else {
+                crate::say!(
+                    "The seed syncs through {url}; `carryover sync` fetches, merges and pushes it."
+                );
+            }
         }
-        Some(SyncCommand::Remote(SyncRemoteCommand::Show)) => {
+        Some(SyncCommand::Remote(SyncRemoteCommand::Show { json })) => {
             match pollster::block_on(service.remote())? {
+                // A script asks whether one is set; null answers it without an error.
+                None if *json => crate::say!("{}", json!({ "remote": null })),
+                Some(url) if *json => crate::say!("{}", json!({ "remote": url })),
                 Some(url) => crate::say!("{url}"),
                 None => {
                     return Err(CliError::refused(
                         "no sync remote is set",
                         Some("run `carryover sync remote add URL`"),
+                    ));
+                }
+            }
+        }
+        Some(SyncCommand::Remote(SyncRemoteCommand::Remove { json })) => {
+            match pollster::block_on(service.remove_remote())? {
+                Some(url) if *json => crate::say!("{}", json!({ "removed": url })),
+                Some(url) => crate::say!(
+                    "The seed no longer syncs through {url} (the remote and this seed are kept)."
+                ),
+                None => {
+                    return Err(CliError::refused(
+                        "no sync remote is set; nothing was changed",
+                        None,
                     ));
                 }
             }
