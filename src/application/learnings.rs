@@ -30,6 +30,17 @@ pub struct Searched {
     pub searched: usize,
 }
 
+/// What a listing shows, and the projects of the learnings it leaves out as other projects'.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listed {
+    /// Pinned first, then most recent first.
+    pub found: Vec<FoundLearning>,
+    /// The stored project of each learning left out that belongs to a project (not a global
+    /// one), so that a listing can say where the rest are: a clone moved without a remote
+    /// finds its learnings under its former path.
+    pub elsewhere: Vec<String>,
+}
+
 /// Where `learnings scope` moves a learning.
 #[derive(Debug, Clone)]
 pub enum ScopeTarget {
@@ -103,12 +114,15 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
             .seed)
     }
 
-    /// Confirmed learnings that any of `scopes` admits, pinned first, then most recent first.
-    pub async fn list(&self, scopes: &[ScopeFilter]) -> Result<Vec<FoundLearning>, AppError> {
+    /// Confirmed learnings that any of `scopes` admits, pinned first, then most recent first,
+    /// and the projects of the other projects' learnings left out.
+    pub async fn list(&self, scopes: &[ScopeFilter]) -> Result<Listed, AppError> {
         let seed = self.seed().await?;
-        let mut found: Vec<FoundLearning> = seed
+        let (admitted, left_out): (Vec<_>, Vec<_>) = seed
             .confirmed_learnings()
-            .filter(|(_, learning)| scopes.iter().any(|scope| scope.admits(learning)))
+            .partition(|(_, learning)| scopes.iter().any(|scope| scope.admits(learning)));
+        let mut found: Vec<FoundLearning> = admitted
+            .into_iter()
             .map(|(kind, learning)| FoundLearning {
                 kind,
                 learning: learning.clone(),
@@ -116,7 +130,12 @@ impl<S: SeedRepository, E: Embedder, I: EmbeddingIndex> Learnings<S, E, I> {
             })
             .collect();
         found.sort_by_key(|f| (!f.learning.pinned, std::cmp::Reverse(f.learning.recency())));
-        Ok(found)
+        let elsewhere = left_out
+            .into_iter()
+            .filter_map(|(_, learning)| learning.project.clone())
+            .filter(|stored| !is_global(Some(stored)))
+            .collect();
+        Ok(Listed { found, elsewhere })
     }
 
     /// Moves the learning whose id starts with `prefix` to `target`. A learning of another
@@ -367,7 +386,9 @@ mod tests {
     #[test]
     fn lists_shows_and_forgets_by_prefix() {
         let learnings = Learnings::new(store(), flat_embedder(), empty_index(), fixed_clock());
-        let listed = pollster::block_on(learnings.list(&[ScopeFilter::All])).unwrap();
+        let listed = pollster::block_on(learnings.list(&[ScopeFilter::All]))
+            .unwrap()
+            .found;
         assert_eq!(listed.len(), 12);
         assert_eq!(
             listed[0].learning.id, "pat_Vb8kN2sPq5Wf",
@@ -400,6 +421,33 @@ mod tests {
             Ok(edited)
         });
         seeds
+    }
+
+    #[rstest::rstest]
+    #[case::another_projects(Some("path:/home/u/there"), 11, &["path:/home/u/there"])]
+    #[case::this_projects(Some("path:/home/u/here"), 12, &[])]
+    #[case::global_on_purpose(Some("*"), 12, &[])]
+    fn a_listing_names_the_projects_of_the_learnings_it_leaves_out(
+        #[case] stored: Option<&'static str>,
+        #[case] shown: usize,
+        #[case] elsewhere: &[&str],
+    ) {
+        let mut seed = example();
+        let insights = seed.learned.of_mut(LearningKind::Insight);
+        let learning = insights.iter_mut().find(|l| l.id == "ins_Mt6gD4xCk2Za");
+        learning.unwrap().project = stored.map(str::to_owned);
+        let mut seeds = MockSeedRepository::new();
+        seeds.expect_load().returning(move || {
+            Ok(Some(LoadedSeed {
+                seed: seed.clone(),
+                repaired: None,
+            }))
+        });
+        let learnings = Learnings::new(seeds, flat_embedder(), empty_index(), fixed_clock());
+        let here = ScopeFilter::Project(Project::at("/home/u/here"));
+        let listed = pollster::block_on(learnings.list(&[ScopeFilter::Global, here])).unwrap();
+        assert_eq!(listed.found.len(), shown);
+        assert_eq!(listed.elsewhere, elsewhere);
     }
 
     #[rstest::rstest]

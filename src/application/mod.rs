@@ -55,7 +55,7 @@ pub use learning_proposals::{
     ProposalOrigin, ProposalSettings, add_proposals,
 };
 pub use learning_retrieval::RetrievalSettings;
-pub use learnings::{Edited, FoundLearning, Learnings, ScopeFilter, ScopeTarget, Searched};
+pub use learnings::{Edited, FoundLearning, Learnings, Listed, ScopeFilter, ScopeTarget, Searched};
 pub use merge_seed_texts::merge_seed_texts;
 pub use pre_compact::{CHECKPOINT_TAIL_BYTES, PreCompact, PreCompactOutcome, PreCompactRequest};
 pub use prompt_recall::{

@@ -119,6 +119,14 @@ impl Project {
         stored == self.id.as_str() || stored == ProjectId::from_path(&self.main_root).as_str()
     }
 
+    /// Whether a stored scope names another project that bears this one's name: under a path
+    /// identity, most likely this very project before its folder was moved or cloned again
+    /// elsewhere, which no identity can tell (a remote-less project is known by its path).
+    pub fn namesake(&self, stored: &str) -> bool {
+        !self.owns(stored)
+            && ProjectId::parse(stored).is_some_and(|other| other.short_name() == self.name)
+    }
+
     /// A stored scope as this project spells it now: its own identity when it [`owns`] it,
     /// so that two texts stored under its old and new spellings count as one project's.
     ///
@@ -291,6 +299,23 @@ mod tests {
         assert!(slug.as_str().starts_with(readable), "{}", slug.as_str());
         assert_eq!(slug.as_str().len(), readable.len() + 8);
         assert_eq!(slug.legacy(), Some(legacy));
+    }
+
+    #[rstest]
+    #[case::moved_folder("path:/home/u/old/shop-api", true)]
+    #[case::same_name_with_a_remote("git:github.com/acme/shop-api", true)]
+    #[case::itself("path:/home/u/code/shop-api", false)]
+    #[case::another_name("path:/home/u/old/notes", false)]
+    #[case::a_name_that_only_ends_alike("path:/home/u/old/my-shop-api", false)]
+    #[case::not_an_identity("shop-api", false)]
+    fn a_namesake_is_another_project_with_this_ones_name(
+        #[case] stored: &str,
+        #[case] namesake: bool,
+    ) {
+        assert_eq!(
+            Project::at("/home/u/code/shop-api").namesake(stored),
+            namesake
+        );
     }
 
     #[rstest]

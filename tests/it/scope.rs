@@ -461,3 +461,75 @@ fn clones_of_a_repository_on_disk_share_their_memory() {
     let elsewhere = repository(&env, "elsewhere", None);
     assert!(!context(&env, &elsewhere).contains("fixtures load from seeds/"));
 }
+
+#[test]
+fn a_project_moved_without_a_remote_is_told_where_its_learnings_are() {
+    let env = Hermetic::new();
+    env.init();
+    let notes = repository(&env, "old/notes", None);
+    learn(
+        &env,
+        &notes,
+        &["insight", "--project", "The notes build with mdbook"],
+    );
+    let other = repository(&env, "web-app", None);
+    learn(
+        &env,
+        &other,
+        &["insight", "--project", "The web app needs Docker"],
+    );
+    let moved = env.home().join("notes");
+    fs_err::rename(&notes, &moved).unwrap();
+    let list = |dir: &Path| {
+        let output = env
+            .carryover()
+            .current_dir(dir)
+            .args(["learnings", "list"])
+            .output()
+            .unwrap();
+        crate::support::succeeded(&output)
+    };
+    let said = list(&moved);
+    assert!(said.contains("No confirmed learnings yet."), "{said}");
+    assert!(
+        said.contains("(2 more for other projects: --all shows them)"),
+        "{said}"
+    );
+    let former = format!("path:{}", notes.display());
+    assert!(
+        said.contains(&format!("1 of them belongs to {former}, also named notes")),
+        "{said}"
+    );
+    // The hint's command brings it here.
+    let listed: serde_json::Value = serde_json::from_str(&crate::support::succeeded(
+        &env.carryover()
+            .current_dir(&moved)
+            .args(["learnings", "list", "--all", "--json"])
+            .output()
+            .unwrap(),
+    ))
+    .unwrap();
+    let id = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["project"] == former.as_str())
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    crate::support::succeeded(
+        &env.carryover()
+            .current_dir(&moved)
+            .args(["learnings", "scope", &id, "project", "--force"])
+            .output()
+            .unwrap(),
+    );
+    let said = list(&moved);
+    assert!(said.contains("The notes build with mdbook"), "{said}");
+    assert!(
+        said.contains("(1 more for other projects: --all shows it)"),
+        "{said}"
+    );
+    assert!(!said.contains("also named"), "{said}");
+}

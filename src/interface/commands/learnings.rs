@@ -20,13 +20,16 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
     );
     match command {
         LearningsCommand::List { scope, json } => {
-            let found = pollster::block_on(service.list(&scopes(*scope, app)))?;
+            let listed = pollster::block_on(service.list(&scopes(*scope, app)))?;
             let empty = match (scope.all, scope.global, scope.project) {
                 (false, false, true) => "No learnings for this project yet.",
                 (false, true, _) => "No global learnings yet.",
                 _ => "No confirmed learnings yet.",
             };
-            print_all(&found, *json, empty);
+            print_all(&listed.found, *json, empty);
+            if !*json && !scope.global {
+                say_elsewhere(&listed.elsewhere, &current_project(app));
+            }
         }
         LearningsCommand::Search {
             query,
@@ -202,6 +205,42 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
         }
     }
     Ok(())
+}
+
+/// Where the learnings a listing left out are: how many other projects hold, and which of
+/// them a project of the same name holds, as a clone moved without a remote leaves them.
+fn say_elsewhere(elsewhere: &[String], here: &Project) {
+    if elsewhere.is_empty() {
+        return;
+    }
+    crate::say!(
+        "({} more for other projects: --all shows {})",
+        elsewhere.len(),
+        if elsewhere.len() == 1 { "it" } else { "them" }
+    );
+    let mut namesakes: Vec<&str> = elsewhere
+        .iter()
+        .map(String::as_str)
+        .filter(|stored| here.namesake(stored))
+        .collect();
+    let count = namesakes.len();
+    namesakes.sort_unstable();
+    namesakes.dedup();
+    if let [stored] = namesakes[..] {
+        crate::say!(
+            "({count} of them {} to {stored}, also named {}: if that was this project before \
+             it moved, `carryover learnings scope ID project --force` brings each here)",
+            if count == 1 { "belongs" } else { "belong" },
+            here.name
+        );
+    } else if count > 0 {
+        crate::say!(
+            "({count} of them are for {} other projects also named {}: `learnings list --all` \
+             shows where)",
+            namesakes.len(),
+            here.name
+        );
+    }
 }
 
 /// The scopes a listing or search covers; by default what a session here may be shown, the
