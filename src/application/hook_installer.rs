@@ -65,6 +65,9 @@ pub struct SettingsChange {
     /// agent's own (the user's home), or the project. Directories below it that the deletion
     /// leaves empty go too.
     pub kept: PathBuf,
+    /// Install at the local scope: the project whose git must leave the file untracked, as
+    /// it names this machine's binary and is this machine's alone.
+    pub untracked_in: Option<PathBuf>,
 }
 
 impl SettingsChange {
@@ -83,6 +86,7 @@ impl SettingsChange {
             delete: false,
             stale_backups: Vec::new(),
             kept,
+            untracked_in: None,
         }
     }
 }
@@ -96,6 +100,8 @@ pub struct Applied {
     pub deleted: bool,
     /// carryover's backups deleted.
     pub removed_backups: Vec<PathBuf>,
+    /// The file git was told to leave untracked in (`.git/info/exclude`), when it had to be.
+    pub excluded_in: Option<PathBuf>,
 }
 
 /// Where an agent's settings are, and what to wire.
@@ -264,6 +270,9 @@ impl<F: SettingsFiles> HookInstaller<F> {
                 change.delete = made_by_carryover && holds_nothing(&next, flat);
             }
         }
+        if matches!(action, HookAction::Install { .. }) && target.scope == InstallScope::Local {
+            change.untracked_in = Some(target.project_root.clone());
+        }
         change.after = after;
         Ok(change)
     }
@@ -383,6 +392,9 @@ impl<F: SettingsFiles> HookInstaller<F> {
         for backup in &change.stale_backups {
             self.files.remove(backup, &change.kept).await?;
             applied.removed_backups.push(backup.clone());
+        }
+        if let Some(root) = &change.untracked_in {
+            applied.excluded_in = self.files.keep_untracked(&change.path, root).await?;
         }
         Ok(applied)
     }
@@ -862,6 +874,39 @@ mod tests {
         #[case] kept: &str,
     ) {
         assert_eq!(target(agent, scope).kept_dir(), PathBuf::from(kept));
+    }
+
+    #[rstest::rstest]
+    #[case::local_install(InstallScope::Local, true, Some("/work/shop"))]
+    #[case::project_install(InstallScope::Project, true, None)]
+    #[case::user_install(InstallScope::User, true, None)]
+    #[case::local_uninstall(InstallScope::Local, false, None)]
+    fn only_a_local_install_asks_git_to_leave_the_file_untracked(
+        #[case] scope: InstallScope,
+        #[case] installing: bool,
+        #[case] untracked_in: Option<&str>,
+    ) {
+        let mut files = files_holding(Some("{\"model\": \"x\"}"));
+        files.expect_replace().returning(|_, _, _| Ok(None));
+        files
+            .expect_keep_untracked()
+            .with(
+                eq(PathBuf::from("/work/shop/.claude/settings.local.json")),
+                eq(PathBuf::from("/work/shop")),
+            )
+            .times(usize::from(untracked_in.is_some()))
+            .returning(|_, _| Ok(Some(PathBuf::from("/work/shop/.git/info/exclude"))));
+        let installer = HookInstaller::new(files, fixed_clock());
+        let action = if installing {
+            install()
+        } else {
+            HookAction::Uninstall
+        };
+        let change =
+            pollster::block_on(installer.plan(&target(AgentKind::Claude, scope), &action)).unwrap();
+        assert_eq!(change.untracked_in, untracked_in.map(PathBuf::from));
+        let applied = pollster::block_on(installer.apply(&change)).unwrap();
+        assert_eq!(applied.excluded_in.is_some(), untracked_in.is_some());
     }
 
     #[test]

@@ -132,6 +132,11 @@ impl Git {
             .success())
     }
 
+    /// Runs `git <args>` for its exit status alone, as `check-ignore` answers.
+    pub fn succeeds(&self, args: &[&str]) -> Result<bool, GitError> {
+        Ok(self.output(args)?.status.success())
+    }
+
     /// Runs `git <args>` and returns its standard output.
     pub fn run(&self, args: &[&str]) -> Result<String, GitError> {
         let output = self.output(args)?;

@@ -125,6 +125,7 @@ fn run(args: &TargetArgs, action: HookAction, app: &App) -> Result<(), CliError>
                 "backup": applied.backup,
                 "deleted": change.delete && !args.dry_run,
                 "removed_backups": applied.removed_backups,
+                "git_excluded_in": applied.excluded_in,
                 "command_from_path": bare.is_some(),
                 "status_line": change.status_line.map(status_line_name),
                 "diff": args.dry_run.then(|| diff(&change)),
@@ -227,6 +228,13 @@ fn report(change: &SettingsChange, agent: AgentKind, installing: bool, applied: 
         ),
         Some(StatusLineChange::Removed) => crate::say!("carryover's status line is removed."),
         _ => {}
+    }
+    if let Some(exclude) = &applied.excluded_in {
+        crate::say!(
+            "git leaves {path} untracked: it names this machine's binary, so it is listed in {} \
+             (this clone's own ignore list, never committed).",
+            exclude.display()
+        );
     }
     if let Some(backup) = &applied.backup {
         crate::say!("The previous file is kept as {}", backup.display());
