@@ -1,5 +1,5 @@
 //! Learning proposals on real user messages (`tests/fixtures/real-sessions/messages-*.json`,
-//! 2,482 messages of published Claude Code and other agents' sessions, labelled durable or not):
+//! 2,697 messages of published Claude Code and other agents' sessions, labelled durable or not):
 //! precision and recall of the phrase rules at the session-end floor, per language.
 //!
 //! `cargo bench --bench proposals` prints the tune part and `seen` … `seen27`, the earlier
@@ -16,7 +16,7 @@ use carryover::domain::scope::{ProposedScope, candidate_scope, proposed_scope};
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
-const SETS: [&str; 33] = [
+const SETS: [&str; 34] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
@@ -50,10 +50,11 @@ const SETS: [&str; 33] = [
     include_str!("../tests/fixtures/real-sessions/messages-fresh29.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh30.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh31.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh32.json"),
 ];
-/// The held-out part's stored splits: none until a set no change has seen is added (the
-/// last, `fresh31`, was measured once and is `seen27` since).
-const HELD_OUT: [&str; 0] = [];
+/// The held-out part's stored splits: `fresh32`, messages of seven Claude Code sessions kept
+/// as terminal copies, measured once.
+const HELD_OUT: [&str; 1] = ["fresh32"];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;
 
