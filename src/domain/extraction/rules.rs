@@ -16,6 +16,15 @@ static NOT_A_STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// The speaker's doubt about a fact, anywhere in the sentence: "we are on 3.13 if I'm not
+/// mistaken". A fact to keep is asserted; one hedged so is a recollection to check. ("I
+/// think" is not here: it opens the user's rules as often as their guesses.)
+static HEDGED: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)\b(if i'?m not mistaken|unless i'?m mistaken|if i'?m not wrong|if i remember (correctly|right)|iirc|afaik|as far as i (know|remember|can tell))\b",
+    )
+});
+
 /// Someone else's words reported: "he prefers", "the docs say", "Dana said".
 static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
     regex(
@@ -153,6 +162,16 @@ static PRACTICE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^(?:we|our team)\s+(?:use|pin|deploy|run|keep|write|follow|release|ship|host|store|build|version|tag)\b",
     )
 });
+
+/// "We keep having this discussion": "keep" with a gerund says what goes on happening, a
+/// complaint, where "we keep the changelog in docs/" states a practice.
+static KEEPS_HAPPENING: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"(?i)^(?:we|our team)\s+keep\s+(on\s+)?\w+ing\b"));
+
+/// A practice of the team's: "we deploy with Helm", not "we keep running into it".
+fn practice(text: &str) -> bool {
+    PRACTICE.is_match(text) && !KEEPS_HAPPENING.is_match(text)
+}
 
 static BEHAVIOUR: LazyLock<Regex> =
     LazyLock::new(|| regex(r"(?i)^(stop\s+\w+ing\b|you\s+(keep|always|never|tend to|often)\b)"));
@@ -318,6 +337,9 @@ fn trailing_rule(text: &str) -> Option<Candidate> {
 }
 
 fn english(sentence: &str) -> Option<Candidate> {
+    if HEDGED.is_match(sentence) {
+        return None;
+    }
     let mut text = sentence;
     while let Some(rest) = FILLERS.iter().find_map(|filler| {
         text.get(..filler.len())
@@ -398,7 +420,7 @@ fn english(sentence: &str) -> Option<Candidate> {
             Family::Convention,
         ));
     }
-    if PRACTICE.is_match(text) && words(text) >= 4 {
+    if practice(text) && words(text) >= 4 {
         return Some(candidate(
             LearningKind::Insight,
             stand_alone(text),
@@ -519,7 +541,7 @@ fn correction(rest: &str) -> Option<Candidate> {
             Family::Correction,
         ));
     }
-    let statement = FACT.is_match(rest) || PRACTICE.is_match(rest) || CONVENTION.is_match(rest);
+    let statement = FACT.is_match(rest) || practice(rest) || CONVENTION.is_match(rest);
     statement.then(|| {
         candidate(
             LearningKind::Insight,
@@ -953,6 +975,18 @@ mod tests {
         Family::Imperative,
         "Release tags must always be signed with the team key."
     )]
+    #[case::keeping_a_thing_somewhere(
+        "We keep the changelog in docs/ and update it with every release.",
+        LearningKind::Insight,
+        Family::Convention,
+        "We keep the changelog in docs/ and update it with every release."
+    )]
+    #[case::i_think_opening_a_rule(
+        "I think it's better not to store any PII in local storage.",
+        LearningKind::Pattern,
+        Family::Imperative,
+        "Better not to store any PII in local storage."
+    )]
     #[case::wish_for_named_things(
         "I prefer these files to be thoughtful, high-signal documents.",
         LearningKind::Pattern,
@@ -1029,6 +1063,10 @@ mod tests {
     #[case::quoted("\"Always use the factory\", that's what the reviewer wrote.")]
     #[case::bug_description("Always crashes when I click save.")]
     #[case::past_habit("we always had problems with this library")]
+    #[case::hedged_fact("We are on a latest python version if I'm not mistaken, so it applies.")]
+    #[case::recalled_fact("We deploy with Helm as far as I know.")]
+    #[case::keeps_happening("We keep having this discussion.")]
+    #[case::keeps_on_happening("we keep on running into the same import error")]
     #[case::past_note("FYI I restarted the server.")]
     #[case::rather_about_that("I'd rather you didn't do that.")]
     #[case::choice("Prefer the second one.")]

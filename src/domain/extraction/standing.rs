@@ -130,6 +130,11 @@ static WE_ARE: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// "We're using the formatter to correct that": a fact told for what it does to the thing
+/// at hand, which it ends by pointing at.
+static FOR_THE_THING_AT_HAND: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"(?i)\s(this|that|it|these|those|them)\W*$"));
+
 /// "We are in" and "we are on" also open states of the work, not of the project.
 static WE_ARE_STATE: LazyLock<Regex> = LazyLock::new(|| {
     regex(
@@ -414,6 +419,7 @@ pub(super) fn project_fact(text: &str) -> Option<Candidate> {
         let what = found.name("what").map_or("", |m| m.as_str());
         if !WE_ARE_STATE.is_match(what)
             && !DEICTIC.is_match(first_word(what))
+            && !FOR_THE_THING_AT_HAND.is_match(what)
             && !TASK_SCOPE.is_match(what)
         {
             return fact(0.75);
@@ -555,6 +561,7 @@ mod tests {
     #[case::fix_without("fix it without touching the tests")]
     #[case::state_of_work("we are in the middle of the migration")]
     #[case::on_it("we are on it")]
+    #[case::for_the_thing_at_hand("We're using the automated formatting to correct that.")]
     #[case::on_a_branch("we are on the main branch right now")]
     #[case::using_too_much("we're using way too much memory")]
     #[case::one_off_plan("we will use this time to clean up")]
