@@ -238,3 +238,17 @@ fn learnings_list_search_show_and_forget() {
         "Forget: remove learning ins_Mt6gD4xCk2Za"
     );
 }
+
+#[test]
+fn review_offers_each_scope_once() {
+    let env = Hermetic::new();
+    env.install_example_seed();
+    // The example's proposals are global: "as global" would offer the same thing twice.
+    let (ok, shown) = env.on_a_terminal("proposals review", "q\n", &[]);
+    assert!(ok, "{shown}");
+    assert!(
+        shown.contains("accept (global), accept for home, reject, skip or quit? [a/p/r/s/q]"),
+        "{shown}"
+    );
+    assert!(!shown.contains("accept as global"), "{shown}");
+}

@@ -380,11 +380,27 @@ fn interactive(app: &App, review: &Review<Seeds>, all_projects: bool) -> Result<
             }
             _ => String::new(),
         };
+        // The other scopes only: a global proposal is not offered "as global" a second time,
+        // nor this project's "for" this project.
+        let global = crate::domain::scope::is_global(proposal.project.as_deref());
+        let mine = proposal
+            .project
+            .as_deref()
+            .is_some_and(|stored| here.owns(stored));
+        let mut options = vec![format!("accept ({})", scope_label(proposal))];
+        let mut keys = String::from("a");
+        if !global {
+            options.push("accept as global".to_owned());
+            keys.push_str("/g");
+        }
+        if !mine {
+            options.push(format!("accept for {}{moves}", here.name));
+            keys.push_str("/p");
+        }
         let choice = loop {
             print!(
-                "accept ({}), accept as global, accept for {}{moves}, reject, skip or quit? [a/g/p/r/s/q] ",
-                scope_label(proposal),
-                here.name
+                "{}, reject, skip or quit? [{keys}/r/s/q] ",
+                options.join(", ")
             );
             let _ = std::io::stdout().flush();
             let mut line = String::new();
@@ -398,7 +414,7 @@ fn interactive(app: &App, review: &Review<Seeds>, all_projects: bool) -> Result<
                 "r" | "reject" => break 'r',
                 "s" | "skip" | "" => break 's',
                 "q" | "quit" => break 'q',
-                _ => crate::say!("  (a, g, p, r, s or q)"),
+                _ => crate::say!("  ({}, r, s or q)", keys.replace('/', ", ")),
             }
         };
         match choice {
