@@ -12,7 +12,7 @@ use crate::domain::agent_hooks::{
 };
 #[cfg(test)]
 use crate::domain::ports::SettingsFileState;
-use crate::domain::ports::{Clock, SettingsFiles};
+use crate::domain::ports::{Clock, IgnoreList, SettingsFiles};
 
 use super::AppError;
 
@@ -139,12 +139,24 @@ impl HookTarget {
 pub struct HookInstaller<F> {
     files: F,
     clock: Arc<dyn Clock>,
+    ignores: Option<Arc<dyn IgnoreList>>,
 }
 
 impl<F: SettingsFiles> HookInstaller<F> {
     /// A service over the given ports.
     pub fn new(files: F, clock: Arc<dyn Clock>) -> Self {
-        Self { files, clock }
+        Self {
+            files,
+            clock,
+            ignores: None,
+        }
+    }
+
+    /// Tells the project's git to leave a local install's file untracked (without it, a
+    /// local install leaves git as it is).
+    pub fn with_ignores(mut self, ignores: Arc<dyn IgnoreList>) -> Self {
+        self.ignores = Some(ignores);
+        self
     }
 
     /// The change `action` would make to `target`'s settings file; writes nothing. A file that
@@ -393,8 +405,8 @@ impl<F: SettingsFiles> HookInstaller<F> {
             self.files.remove(backup, &change.kept).await?;
             applied.removed_backups.push(backup.clone());
         }
-        if let Some(root) = &change.untracked_in {
-            applied.excluded_in = self.files.keep_untracked(&change.path, root).await?;
+        if let (Some(root), Some(ignores)) = (&change.untracked_in, &self.ignores) {
+            applied.excluded_in = ignores.keep_untracked(&change.path, root).await?;
         }
         Ok(applied)
     }
@@ -888,7 +900,8 @@ mod tests {
     ) {
         let mut files = files_holding(Some("{\"model\": \"x\"}"));
         files.expect_replace().returning(|_, _, _| Ok(None));
-        files
+        let mut ignores = crate::domain::ports::MockIgnoreList::new();
+        ignores
             .expect_keep_untracked()
             .with(
                 eq(PathBuf::from("/work/shop/.claude/settings.local.json")),
@@ -896,7 +909,7 @@ mod tests {
             )
             .times(usize::from(untracked_in.is_some()))
             .returning(|_, _| Ok(Some(PathBuf::from("/work/shop/.git/info/exclude"))));
-        let installer = HookInstaller::new(files, fixed_clock());
+        let installer = HookInstaller::new(files, fixed_clock()).with_ignores(Arc::new(ignores));
         let action = if installing {
             install()
         } else {

@@ -41,6 +41,18 @@ pub struct Listed {
     pub elsewhere: Vec<String>,
 }
 
+impl Listed {
+    /// The projects left out that bear `here`'s name ([`Project::namesake`]), each with how
+    /// many of the learnings left out are its, in the order of their stored identities.
+    pub fn namesakes(&self, here: &Project) -> Vec<(&str, usize)> {
+        let mut counted: std::collections::BTreeMap<&str, usize> = Default::default();
+        for stored in self.elsewhere.iter().filter(|stored| here.namesake(stored)) {
+            *counted.entry(stored.as_str()).or_default() += 1;
+        }
+        counted.into_iter().collect()
+    }
+}
+
 /// Where `learnings scope` moves a learning.
 #[derive(Debug, Clone)]
 pub enum ScopeTarget {
@@ -448,6 +460,24 @@ mod tests {
         let listed = pollster::block_on(learnings.list(&[ScopeFilter::Global, here])).unwrap();
         assert_eq!(listed.found.len(), shown);
         assert_eq!(listed.elsewhere, elsewhere);
+    }
+
+    #[test]
+    fn the_namesakes_of_a_listing_are_counted_per_project() {
+        let stored = |s: &[&str]| s.iter().map(|s| (*s).to_owned()).collect();
+        let listed = Listed {
+            found: Vec::new(),
+            elsewhere: stored(&[
+                "path:/old/notes",
+                "path:/home/u/web",
+                "path:/old/notes",
+                "git:github.com/u/notes",
+            ]),
+        };
+        assert_eq!(
+            listed.namesakes(&Project::at("/home/u/notes")),
+            vec![("git:github.com/u/notes", 1), ("path:/old/notes", 2)]
+        );
     }
 
     #[rstest::rstest]

@@ -21,9 +21,9 @@ use crate::infrastructure::{
     AgentTranscriptReader, BinaryEmbeddingIndex, BuiltinEmbedder, Config, ConfigError,
     ConfiguredEmbedder, DataHome, DiagnosticsLog, EmbedderKind, FixedClock, FsAgentMemoryFolder,
     FsHandoffStore, FsProjectCatalog, FsProjectContext, FsSettingsFiles, FsTemplateSource,
-    GitSeedRepository, GitSeedSync, HttpEmbedder, JsonContextStateStore, JsonSeedRepository,
-    JsonSessionRecordStore, JsonTrustStore, LoadedConfig, RandomIds, SlugStyleConfig, SystemClock,
-    SystemPrograms, TomlFlagStore, VERSION_TIMEOUT,
+    GitIgnoreList, GitSeedRepository, GitSeedSync, HttpEmbedder, JsonContextStateStore,
+    JsonSeedRepository, JsonSessionRecordStore, JsonTrustStore, LoadedConfig, RandomIds,
+    SlugStyleConfig, SystemClock, SystemPrograms, TomlFlagStore, VERSION_TIMEOUT,
 };
 
 /// The seed store every command uses.
@@ -465,6 +465,7 @@ impl App {
     /// Wires and unwires agents' settings files.
     pub fn hook_installer(&self) -> HookInstaller<FsSettingsFiles> {
         HookInstaller::new(FsSettingsFiles, self.clock.clone())
+            .with_ignores(Arc::new(GitIgnoreList))
     }
 
     /// The health checks of `carryover doctor` (and the wiring and index lines of `status`).

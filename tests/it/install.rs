@@ -587,73 +587,72 @@ fn untracked(repo: &Path) -> String {
     git(repo, &["status", "--porcelain", "--untracked-files=all"])
 }
 
-#[test]
-fn a_local_install_is_left_untracked_by_the_projects_git() {
-    let env = Hermetic::new();
+/// A fresh git repository `shop` in the home.
+fn shop_repository(env: &Hermetic) -> std::path::PathBuf {
     let repo = env.home().join("shop");
     fs_err::create_dir_all(&repo).unwrap();
     git(&repo, &["init", "-q", "-b", "main"]);
-    let install = |args: &[&str]| {
-        let output = env
-            .carryover()
-            .current_dir(&repo)
-            .args(["install", "--scope", "local"])
-            .args(args)
-            .output()
-            .unwrap();
-        crate::support::succeeded(&output)
-    };
-    let said = install(&[]);
+    repo
+}
+
+/// `carryover install --scope local ARGS` in `repo`, which must succeed; its stdout.
+fn install_local(env: &Hermetic, repo: &Path, args: &[&str]) -> String {
+    let output = env
+        .carryover()
+        .current_dir(repo)
+        .args(["install", "--scope", "local"])
+        .args(args)
+        .output()
+        .unwrap();
+    crate::support::succeeded(&output)
+}
+
+fn exclude_list(repo: &Path) -> String {
+    fs_err::read_to_string(repo.join(".git/info/exclude")).unwrap_or_default()
+}
+
+#[test]
+fn a_local_install_is_left_untracked_by_the_projects_git() {
+    let env = Hermetic::new();
+    let repo = shop_repository(&env);
+    let said = install_local(&env, &repo, &[]);
     assert!(said.contains("git leaves"), "{said}");
     assert!(repo.join(".claude/settings.local.json").is_file());
     assert_eq!(untracked(&repo), "", "nothing for `git add -A` to commit");
-    let exclude = fs_err::read_to_string(repo.join(".git/info/exclude")).unwrap();
+    let exclude = exclude_list(&repo);
     assert!(
-        exclude.ends_with("\n/.claude/settings.local.json\n"),
+        exclude.ends_with("/.claude/settings.local.json\n"),
         "{exclude}"
     );
     // Again: already ignored, so nothing is added twice.
-    let again: Value = serde_json::from_str(&install(&["--json"])).unwrap();
+    let again: Value = serde_json::from_str(&install_local(&env, &repo, &["--json"])).unwrap();
     assert_eq!(again["git_excluded_in"], Value::Null, "{again}");
-    assert_eq!(
-        fs_err::read_to_string(repo.join(".git/info/exclude")).unwrap(),
-        exclude
-    );
+    assert_eq!(exclude_list(&repo), exclude);
 }
 
 #[rstest::rstest]
-#[case::ignored_by_the_project(".gitignore", ".claude/settings.local.json\n")]
-#[case::a_projects_own_rule_for_the_folder(".gitignore", ".claude/\n")]
+#[case::the_file_by_name(".gitignore", ".claude/settings.local.json\n")]
+#[case::its_folder(".gitignore", ".claude/\n")]
+#[case::by_a_nested_ignore_file(".claude/.gitignore", "settings.local.json\n")]
 fn a_local_install_the_project_already_ignores_adds_no_rule(
     #[case] file: &str,
     #[case] rule: &str,
 ) {
     let env = Hermetic::new();
-    let repo = env.home().join("shop");
-    fs_err::create_dir_all(&repo).unwrap();
-    git(&repo, &["init", "-q", "-b", "main"]);
+    let repo = shop_repository(&env);
+    fs_err::create_dir_all(repo.join(file).parent().unwrap()).unwrap();
     fs_err::write(repo.join(file), rule).unwrap();
-    let before = fs_err::read_to_string(repo.join(".git/info/exclude")).unwrap_or_default();
-    let output = env
-        .carryover()
-        .current_dir(&repo)
-        .args(["install", "--scope", "local", "--json"])
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_str(&crate::support::succeeded(&output)).unwrap();
+    let before = exclude_list(&repo);
+    let report: Value = serde_json::from_str(&install_local(&env, &repo, &["--json"])).unwrap();
     assert_eq!(report["git_excluded_in"], Value::Null, "{report}");
-    assert_eq!(
-        fs_err::read_to_string(repo.join(".git/info/exclude")).unwrap_or_default(),
-        before
-    );
+    assert_eq!(exclude_list(&repo), before);
 }
 
 #[test]
 fn a_local_settings_file_the_project_tracks_is_left_tracked() {
     let env = Hermetic::new();
-    let repo = env.home().join("shop");
+    let repo = shop_repository(&env);
     fs_err::create_dir_all(repo.join(".claude")).unwrap();
-    git(&repo, &["init", "-q", "-b", "main"]);
     fs_err::write(repo.join(".claude/settings.local.json"), "{}\n").unwrap();
     git(&repo, &["add", "."]);
     git(
@@ -669,13 +668,7 @@ fn a_local_settings_file_the_project_tracks_is_left_tracked() {
             "settings",
         ],
     );
-    let output = env
-        .carryover()
-        .current_dir(&repo)
-        .args(["install", "--scope", "local", "--json"])
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_str(&crate::support::succeeded(&output)).unwrap();
+    let report: Value = serde_json::from_str(&install_local(&env, &repo, &["--json"])).unwrap();
     assert_eq!(report["git_excluded_in"], Value::Null, "{report}");
     assert_eq!(untracked(&repo), " M .claude/settings.local.json\n");
 }

@@ -173,15 +173,26 @@ fn project_flags_win_over_global_ones() {
         serde_json::json!({"value": false, "scope": "project"})
     );
 
-    replay
+    // A script is told the same: the global value applies again.
+    let unset = replay
         .env
         .carryover()
-        .args(["flags", "unset", "--project", "--cwd"])
+        .args(["flags", "unset", "--project", "--json", "--cwd"])
         .arg(&replay.project)
         .arg("startup-instruction")
-        .assert()
-        .success()
-        .stdout(contains("now applies"));
+        .output()
+        .unwrap();
+    let unset: serde_json::Value =
+        serde_json::from_str(&crate::support::succeeded(&unset)).unwrap();
+    assert_eq!(
+        unset,
+        serde_json::json!({
+            "name": "startup-instruction",
+            "removed": true,
+            "scope": "project",
+            "startup_instruction_applies": true,
+        })
+    );
     assert!(
         start(&replay, "sessionstart-clear-1")
             .0

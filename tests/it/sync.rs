@@ -550,11 +550,7 @@ fn ok_at(env: &Hermetic, at: &str, args: &[&str]) {
         .env("GIT_COMMITTER_DATE", at)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    crate::support::succeeded(&output);
 }
 
 #[test]

@@ -8,6 +8,7 @@ mod embedding_index;
 mod flag_store;
 mod handoff_store;
 mod id_generator;
+mod ignore_list;
 mod programs;
 mod project_catalog;
 mod project_context;
@@ -27,6 +28,7 @@ pub use embedding_index::EmbeddingIndex;
 pub use flag_store::{FlagStore, FlagTarget};
 pub use handoff_store::{HandoffEntry, HandoffStore};
 pub use id_generator::IdGenerator;
+pub use ignore_list::IgnoreList;
 pub use programs::{ProgramLocation, Programs};
 pub use project_catalog::ProjectCatalog;
 pub use project_context::ProjectContext;
@@ -54,6 +56,8 @@ pub use flag_store::MockFlagStore;
 pub use handoff_store::MockHandoffStore;
 #[cfg(test)]
 pub use id_generator::MockIdGenerator;
+#[cfg(test)]
+pub use ignore_list::MockIgnoreList;
 #[cfg(test)]
 pub use programs::MockPrograms;
 #[cfg(test)]

@@ -39,15 +39,6 @@ pub trait SettingsFiles: Send + Sync {
     /// first.
     async fn backups(&self, path: &Path) -> Result<Vec<PathBuf>, SettingsError>;
 
-    /// Makes the git repository whose work tree is `root` leave `path` untracked, unless it
-    /// already ignores or tracks it, or `root` is no repository. Returns the file the rule was
-    /// added to (`.git/info/exclude`, this clone's own list), when one was added.
-    async fn keep_untracked(
-        &self,
-        path: &Path,
-        root: &Path,
-    ) -> Result<Option<PathBuf>, SettingsError>;
-
     /// Deletes the file (gone already is fine), then each enclosing directory it leaves empty
     /// below `kept`, which stays.
     async fn remove(&self, path: &Path, kept: &Path) -> Result<(), SettingsError>;

@@ -42,23 +42,13 @@ pub fn flags(args: &FlagsArgs, app: &App) -> Result<(), CliError> {
             } else {
                 "globally".to_owned()
             };
-            if !*json {
-                crate::say!("{name} = {} ({}) {scope}", show(&stored), kind(&stored));
-            }
-            let applies = report_config_change(app, project);
-            if *json {
-                crate::say!(
-                    "{}",
-                    json!({
-                        "name": name,
-                        "value": stored,
-                        "scope": scope_of(*project_only).as_str(),
-                        "startup_instruction_applies": applies,
-                    })
-                );
-            } else {
-                say_applies(applies);
-            }
+            report_change(
+                app,
+                project,
+                *json,
+                format!("{name} = {} ({}) {scope}", show(&stored), kind(&stored)),
+                json!({"name": name, "value": stored, "scope": scope_of(*project_only).as_str()}),
+            );
         }
         FlagsCommand::Unset {
             project: project_only,
@@ -72,23 +62,13 @@ pub fn flags(args: &FlagsArgs, app: &App) -> Result<(), CliError> {
                 } else {
                     "globally"
                 };
-                if !*json {
-                    crate::say!("{name} removed {scope}");
-                }
-                let applies = report_config_change(app, project);
-                if *json {
-                    crate::say!(
-                        "{}",
-                        json!({
-                            "name": name,
-                            "removed": true,
-                            "scope": scope_of(*project_only).as_str(),
-                            "startup_instruction_applies": applies,
-                        })
-                    );
-                } else {
-                    say_applies(applies);
-                }
+                report_change(
+                    app,
+                    project,
+                    *json,
+                    format!("{name} removed {scope}"),
+                    json!({"name": name, "removed": true, "scope": scope_of(*project_only).as_str()}),
+                );
             } else {
                 // The hint is a courtesy: a config that cannot be read only loses it.
                 let resolved = pollster::block_on(service.resolved(&slug)).unwrap_or_default();
@@ -163,8 +143,23 @@ fn scope_of(project_only: bool) -> FlagScope {
     }
 }
 
-fn say_applies(applies: Option<bool>) {
-    if let Some(applies) = applies {
+/// Says what a change did (`said`, or `value` for a script), and whether the start-up
+/// instruction now applies to the project, once the listeners know of it.
+fn report_change(
+    app: &App,
+    project: crate::domain::project::Project,
+    json: bool,
+    said: String,
+    mut value: serde_json::Value,
+) {
+    if !json {
+        crate::say!("{said}");
+    }
+    let applies = report_config_change(app, project);
+    if json {
+        value["startup_instruction_applies"] = applies.into();
+        crate::say!("{value}");
+    } else if let Some(applies) = applies {
         let state = if applies { "applies" } else { "does not apply" };
         crate::say!("The start-up instruction now {state} to this project.");
     }

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::application::{Edited, FoundLearning, Learnings, ScopeFilter, ScopeTarget};
+use crate::application::{Edited, FoundLearning, Learnings, Listed, ScopeFilter, ScopeTarget};
 use crate::domain::format::clip;
 use crate::domain::project::Project;
 use crate::domain::scope::{scope_label, scope_project};
@@ -28,7 +28,7 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
             };
             print_all(&listed.found, *json, empty);
             if !*json && !scope.global {
-                say_elsewhere(&listed.elsewhere, &current_project(app));
+                say_elsewhere(&listed, &current_project(app));
             }
         }
         LearningsCommand::Search {
@@ -209,24 +209,18 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
 
 /// Where the learnings a listing left out are: how many other projects hold, and which of
 /// them a project of the same name holds, as a clone moved without a remote leaves them.
-fn say_elsewhere(elsewhere: &[String], here: &Project) {
-    if elsewhere.is_empty() {
+fn say_elsewhere(listed: &Listed, here: &Project) {
+    let left_out = listed.elsewhere.len();
+    if left_out == 0 {
         return;
     }
     crate::say!(
-        "({} more for other projects: --all shows {})",
-        elsewhere.len(),
-        if elsewhere.len() == 1 { "it" } else { "them" }
+        "({left_out} more for other projects: --all shows {})",
+        if left_out == 1 { "it" } else { "them" }
     );
-    let mut namesakes: Vec<&str> = elsewhere
-        .iter()
-        .map(String::as_str)
-        .filter(|stored| here.namesake(stored))
-        .collect();
-    let count = namesakes.len();
-    namesakes.sort_unstable();
-    namesakes.dedup();
-    if let [stored] = namesakes[..] {
+    let namesakes = listed.namesakes(here);
+    let count: usize = namesakes.iter().map(|(_, n)| n).sum();
+    if let [(stored, _)] = namesakes[..] {
         crate::say!(
             "({count} of them {} to {stored}, also named {}: if that was this project before \
              it moved, `carryover learnings scope ID project --force` brings each here)",
