@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use crate::domain::SettingsError;
 use crate::domain::agent_hooks::{
-    AgentHomes, AgentKind, HookLayout, InstallScope, StatusLineChange, encode_settings,
-    has_own_status_line, install_hooks, install_status_line, parse_settings, uninstall_hooks,
-    uninstall_status_line,
+    AgentHomes, AgentKind, HookLayout, InstallScope, SettingsDialect, StatusLineChange,
+    has_own_status_line, install_hooks, install_status_line, parse_settings, rewrite_settings,
+    uninstall_hooks, uninstall_status_line,
 };
 #[cfg(test)]
 use crate::domain::ports::SettingsFileState;
@@ -159,8 +159,9 @@ impl<F: SettingsFiles> HookInstaller<F> {
         self
     }
 
-    /// The change `action` would make to `target`'s settings file; writes nothing. A file that
-    /// is not strict JSON, or whose hooks are not shaped as the agent reads them, is an error.
+    /// The change `action` would make to `target`'s settings file, edited into its own text;
+    /// writes nothing. A file the agent could not read (strict JSON, or JSON with comments
+    /// for Gemini CLI), or whose hooks are not shaped as the agent reads them, is an error.
     pub async fn plan(
         &self,
         target: &HookTarget,
@@ -175,11 +176,14 @@ impl<F: SettingsFiles> HookInstaller<F> {
             })?;
         let path = self.checked_path(target, path).await?;
         let before = self.files.read(&path).await?;
+        let dialect = target.agent.settings_dialect();
         let settings = match &before {
-            Some(text) => parse_settings(text).map_err(|source| SettingsError::Syntax {
-                path: path.clone(),
-                source,
-            })?,
+            Some(text) => {
+                parse_settings(text, dialect).map_err(|source| SettingsError::Syntax {
+                    path: path.clone(),
+                    source,
+                })?
+            }
             None if *action == HookAction::Uninstall => {
                 return Ok(SettingsChange::unchanged(path, before, target.kept_dir()));
             }
@@ -246,8 +250,8 @@ impl<F: SettingsFiles> HookInstaller<F> {
                 }
             }
         };
-        let after = (before.is_none() || next != settings)
-            .then(|| encode_settings(&next, before.as_deref()));
+        let mut after = (before.is_none() || next != settings)
+            .then(|| rewrite_settings(before.as_deref(), &settings, &next, dialect));
         let backups = self.files.backups(&path).await?;
         // A flat layout's `version` is carryover's too when it made the file.
         let flat = matches!(target.agent.layout(), HookLayout::Flat { .. });
@@ -274,8 +278,12 @@ impl<F: SettingsFiles> HookInstaller<F> {
                 // nothing else is left in it.
                 let mut made_by_carryover = true;
                 for backup in backups {
-                    made_by_carryover &= self.holds_only_carryovers(&backup, flat).await?;
-                    if self.holds_only(&backup, &next).await? {
+                    made_by_carryover &= self.holds_only_carryovers(&backup, flat, dialect).await?;
+                    if self.holds_only(&backup, &next, dialect).await? {
+                        // The user's own file, byte for byte, where nothing else changed since.
+                        if let Some(original) = self.original(&backup, &next, dialect).await? {
+                            after = after.map(|_| original);
+                        }
                         change.stale_backups.push(backup);
                     }
                 }
@@ -287,6 +295,17 @@ impl<F: SettingsFiles> HookInstaller<F> {
         }
         change.after = after;
         Ok(change)
+    }
+
+    /// The text of the backup at `path` when it reads as exactly `settings`.
+    async fn original(
+        &self,
+        path: &Path,
+        settings: &serde_json::Value,
+        dialect: SettingsDialect,
+    ) -> Result<Option<String>, AppError> {
+        let text = self.files.read(path).await?;
+        Ok(text.filter(|text| parse_settings(text, dialect).is_ok_and(|read| read == *settings)))
     }
 
     /// Another of the agent's settings files for this project (its other scopes) that holds a
@@ -305,7 +324,9 @@ impl<F: SettingsFiles> HookInstaller<F> {
             let Ok(Some(text)) = self.files.read(&path).await else {
                 continue;
             };
-            if parse_settings(&text).is_ok_and(|settings| has_own_status_line(&settings)) {
+            if parse_settings(&text, target.agent.settings_dialect())
+                .is_ok_and(|settings| has_own_status_line(&settings))
+            {
                 return Some(path);
             }
         }
@@ -314,11 +335,16 @@ impl<F: SettingsFiles> HookInstaller<F> {
 
     /// Whether the backup at `path` holds carryover's hooks and nothing of the user's: a copy
     /// of a file carryover made. A backup that cannot be read or parsed is the user's.
-    async fn holds_only_carryovers(&self, path: &Path, flat: bool) -> Result<bool, AppError> {
+    async fn holds_only_carryovers(
+        &self,
+        path: &Path,
+        flat: bool,
+        dialect: SettingsDialect,
+    ) -> Result<bool, AppError> {
         let Some(text) = self.files.read(path).await? else {
             return Ok(false);
         };
-        let Ok(value) = parse_settings(&text) else {
+        let Ok(value) = parse_settings(&text, dialect) else {
             return Ok(false);
         };
         let Ok(unhooked) = uninstall_hooks(value.clone()) else {
@@ -334,11 +360,12 @@ impl<F: SettingsFiles> HookInstaller<F> {
         &self,
         path: &Path,
         settings: &serde_json::Value,
+        dialect: SettingsDialect,
     ) -> Result<bool, AppError> {
         let Some(text) = self.files.read(path).await? else {
             return Ok(false);
         };
-        let Ok(value) = parse_settings(&text) else {
+        let Ok(value) = parse_settings(&text, dialect) else {
             return Ok(false);
         };
         let Ok(unhooked) = uninstall_hooks(value) else {

@@ -672,3 +672,60 @@ fn a_local_settings_file_the_project_tracks_is_left_tracked() {
     assert_eq!(report["git_excluded_in"], Value::Null, "{report}");
     assert_eq!(untracked(&repo), " M .claude/settings.local.json\n");
 }
+
+#[test]
+fn a_gemini_settings_file_with_comments_keeps_them_and_uninstall_gives_it_back() {
+    let env = Hermetic::new();
+    let settings = env.home().join(".gemini/settings.json");
+    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
+    let mine = "{\n  // Dark, always.\n  \"ui\": {\"theme\": \"Dracula\"}, /* mine */\n  \"general\": {\"vimMode\": true}\n}\n";
+    fs_err::write(&settings, mine).unwrap();
+
+    env.carryover()
+        .args(["install", "--agent", "gemini"])
+        .assert()
+        .success();
+    let installed = fs_err::read_to_string(&settings).unwrap();
+    assert!(
+        installed.starts_with(
+            "{\n  // Dark, always.\n  \"ui\": {\"theme\": \"Dracula\"}, /* mine */\n  \"general\": {\"vimMode\": true},\n  \"hooks\": {"
+        ),
+        "{installed}"
+    );
+
+    env.carryover()
+        .args(["uninstall", "--agent", "gemini"])
+        .assert()
+        .success();
+    assert_eq!(fs_err::read_to_string(&settings).unwrap(), mine);
+}
+
+#[test]
+fn a_claude_settings_file_keeps_its_own_layout_around_the_hooks() {
+    let env = Hermetic::new();
+    let settings = env.home().join(".claude/settings.json");
+    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
+    let mine = "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\", \"B\": \"2\"},\n    \"cleanupPeriodDays\": 1e2\n}\n";
+    fs_err::write(&settings, mine).unwrap();
+
+    env.carryover().arg("install").assert().success();
+    let installed = fs_err::read_to_string(&settings).unwrap();
+    assert!(
+        installed.starts_with("{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\", \"B\": \"2\"},\n    \"cleanupPeriodDays\": 1e2,\n    \"hooks\": {\n        \"SessionStart\": ["),
+        "{installed}"
+    );
+}
+
+#[test]
+fn uninstall_gives_back_a_one_line_file_as_it_was() {
+    let env = Hermetic::new();
+    let settings = env.home().join(".claude/settings.json");
+    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
+    let mine = "{\"model\":\"opus\",\"env\":{\"A\":\"1\"}}";
+    fs_err::write(&settings, mine).unwrap();
+
+    env.carryover().arg("install").assert().success();
+    assert_ne!(fs_err::read_to_string(&settings).unwrap(), mine);
+    env.carryover().arg("uninstall").assert().success();
+    assert_eq!(fs_err::read_to_string(&settings).unwrap(), mine);
+}

@@ -34,16 +34,20 @@ fn client_or_skip() -> Option<PathBuf> {
 
 /// `~/.gemini/settings.json` before carryover's hooks join it: an API key's authentication
 /// (the stand-in takes any key), and nothing that would reach Google (usage statistics,
-/// update checks).
+/// update checks), with the comments Gemini CLI allows in it.
+const SETTINGS: &str = r#"{
+  // The stand-in takes any key.
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  /* Nothing reaches Google. */
+  "privacy": {"usageStatisticsEnabled": false},
+  "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false}
+}
+"#;
+
 fn write_settings(env: &Hermetic) {
     let dir = env.home().join(".gemini");
     fs_err::create_dir_all(&dir).unwrap();
-    let settings = serde_json::json!({
-        "security": {"auth": {"selectedType": "gemini-api-key"}},
-        "privacy": {"usageStatisticsEnabled": false},
-        "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
-    });
-    fs_err::write(dir.join("settings.json"), settings.to_string()).unwrap();
+    fs_err::write(dir.join("settings.json"), SETTINGS).unwrap();
 }
 
 /// Runs `gemini -p <prompt>` in `project`.
@@ -83,6 +87,11 @@ fn the_real_gemini_cli_receives_identity_learnings_recall_and_the_previous_hando
         .arg(assert_cmd::cargo::cargo_bin!("carryover"))
         .assert()
         .success();
+    let settings = fs_err::read_to_string(env.home().join(".gemini/settings.json")).unwrap();
+    assert!(
+        settings.contains("// The stand-in takes any key.") && settings.contains("/* Nothing"),
+        "the user's comments are kept: {settings}"
+    );
 
     // A new session: identity and the relevant learning at its start, the learning the
     // prompt needs beside the prompt.

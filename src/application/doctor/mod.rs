@@ -194,7 +194,7 @@ where
                 };
                 let (events, problem) = match self.files.read(&path).await {
                     Ok(None) => continue,
-                    Ok(Some(text)) => match parse_settings(&text) {
+                    Ok(Some(text)) => match parse_settings(&text, agent.settings_dialect()) {
                         Ok(settings) => (wired_events(&settings, agent), None),
                         Err(error) => (Vec::new(), Some(error.to_string())),
                     },

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use super::SettingsDialect;
 use crate::domain::session_id::SessionId;
 
 /// An agent whose hook settings carryover knows.
@@ -203,6 +204,14 @@ impl AgentKind {
                 timeout_key: "timeout",
                 typed: false,
             },
+        }
+    }
+
+    /// How it reads its settings file: only Gemini CLI strips comments first.
+    pub fn settings_dialect(self) -> SettingsDialect {
+        match self {
+            Self::Gemini => SettingsDialect::JsonWithComments,
+            Self::Claude | Self::Codex | Self::Copilot | Self::Cursor => SettingsDialect::Json,
         }
     }
 

@@ -5,6 +5,7 @@
 mod agent;
 mod command;
 mod merge;
+mod settings_edit;
 mod settings_text;
 mod status_line;
 mod wiring;
@@ -12,7 +13,8 @@ mod wiring;
 pub use agent::{AgentHomes, AgentKind, HookLayout, HookSpec, InstallScope, TimeoutUnit};
 pub use command::{command_program, hook_command, is_carryover_command};
 pub use merge::{ShapeError, install_hooks, uninstall_hooks};
-pub use settings_text::{SettingsSyntaxError, encode_settings, parse_settings};
+pub use settings_edit::rewrite_settings;
+pub use settings_text::{SettingsDialect, SettingsSyntaxError, encode_settings, parse_settings};
 pub use status_line::{
     StatusLineChange, has_own_status_line, install_status_line, is_carryover_status_line,
     uninstall_status_line,

@@ -1,4 +1,5 @@
-//! Reading and writing a settings file's text: strict JSON in, the file's own indentation out.
+//! Reading and writing a settings file's text: JSON (with comments where the agent allows
+//! them) in, the file's own indentation out.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -15,10 +16,24 @@ pub struct SettingsSyntaxError {
     pub reason: String,
 }
 
-/// Parses a settings file; an empty (or blank) file is an empty object, as the agents treat it.
-pub fn parse_settings(text: &str) -> Result<Value, SettingsSyntaxError> {
+/// How an agent reads its settings file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettingsDialect {
+    /// Strict JSON.
+    Json,
+    /// JSON with `//` and `/* */` comments, which the agent strips before parsing (Gemini CLI
+    /// reads its settings through `strip-json-comments`); trailing commas are still errors.
+    JsonWithComments,
+}
+
+/// Parses a settings file as `dialect`; an empty (or blank) file is an empty object, as the
+/// agents treat it.
+pub fn parse_settings(text: &str, dialect: SettingsDialect) -> Result<Value, SettingsSyntaxError> {
     if text.trim().is_empty() {
         return Ok(Value::Object(Default::default()));
+    }
+    if dialect == SettingsDialect::JsonWithComments {
+        return parse_with_comments(text);
     }
     serde_json::from_str(text).map_err(|error| {
         let place = format!(" at line {} column {}", error.line(), error.column());
@@ -28,6 +43,27 @@ pub fn parse_settings(text: &str) -> Result<Value, SettingsSyntaxError> {
             column: error.column(),
             reason: reason.strip_suffix(&place).unwrap_or(&reason).to_owned(),
         }
+    })
+}
+
+/// JSON with comments, and nothing else that strict JSON refuses.
+fn parse_with_comments(text: &str) -> Result<Value, SettingsSyntaxError> {
+    let options = jsonc_parser::ParseOptions {
+        allow_comments: true,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    jsonc_parser::parse_to_serde_value(text, &options).map_err(|error| SettingsSyntaxError {
+        line: error.line_display(),
+        column: error.column_display(),
+        reason: error.kind().to_string(),
     })
 }
 
@@ -129,7 +165,7 @@ mod number_tests {
     #[test]
     fn the_users_numbers_keep_their_spelling() {
         let previous = "{\n  \"big\": 123456789012345678901234567890,\n  \"exp\": 1e2,\n  \"neg\": -2.5E-3,\n  \"s\": \"1e2\"\n}\n";
-        let value = parse_settings(previous).unwrap();
+        let value = parse_settings(previous, SettingsDialect::Json).unwrap();
         assert_eq!(encode_settings(&value, Some(previous)), previous);
     }
 }
@@ -144,7 +180,9 @@ mod tests {
     #[case::empty("")]
     #[case::blank("  \n")]
     fn an_empty_file_is_an_empty_object(#[case] text: &str) {
-        assert_eq!(parse_settings(text).unwrap(), json!({}));
+        for dialect in [SettingsDialect::Json, SettingsDialect::JsonWithComments] {
+            assert_eq!(parse_settings(text, dialect).unwrap(), json!({}));
+        }
     }
 
     #[rstest]
@@ -152,9 +190,31 @@ mod tests {
     #[case::comment("{\n  // mine\n  \"a\": 1\n}", 2)]
     #[case::trailing_comma("{\"a\": 1,}", 1)]
     fn refuses_what_is_not_strict_json_with_its_place(#[case] text: &str, #[case] line: usize) {
-        let error = parse_settings(text).unwrap_err();
+        let error = parse_settings(text, SettingsDialect::Json).unwrap_err();
         assert_eq!(error.line, line);
         assert!(!error.reason.contains(" at line "), "said once: {error}");
+    }
+
+    #[rstest]
+    #[case::line("{\n  // mine\n  \"a\": 1\n}")]
+    #[case::block("{ /* mine */ \"a\": 1 }")]
+    #[case::after_a_value("{\"a\": 1 // mine\n}")]
+    fn reads_comments_where_the_agent_strips_them(#[case] text: &str) {
+        let read = parse_settings(text, SettingsDialect::JsonWithComments).unwrap();
+        assert_eq!(read, json!({"a": 1}));
+    }
+
+    #[rstest]
+    #[case::trailing_comma("{\"a\": 1,}", 1, 8)]
+    #[case::single_quotes("{\n  'a': 1\n}", 2, 3)]
+    #[case::unterminated_comment("{\"a\": 1 /* mine", 1, 9)]
+    fn with_comments_refuses_the_rest_of_what_strict_json_refuses(
+        #[case] text: &str,
+        #[case] line: usize,
+        #[case] column: usize,
+    ) {
+        let error = parse_settings(text, SettingsDialect::JsonWithComments).unwrap_err();
+        assert_eq!((error.line, error.column), (line, column), "{error}");
     }
 
     #[rstest]
