@@ -90,6 +90,15 @@ static LABELLED_RULE: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// A rule said as one: "As a general rule, the abstract goes with the first section", also
+/// after a lead-in ("for workflow.md, as a rule, …").
+static AS_A_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    regex(concat!(
+        r"(?i)(^|,\s*)(as a (general |standing |firm )?rule|as a matter of principle)",
+        r"\s*,\s*(?P<rest>\S.+)$",
+    ))
+});
+
 /// Commits without the assistant's co-author trailer or attribution: "no co-author bs",
 /// "don't add Co-Authored-By", "without the claude attribution".
 static NO_CO_AUTHOR: LazyLock<Regex> = LazyLock::new(|| {
@@ -263,6 +272,17 @@ pub(super) fn standing(text: &str) -> Option<Candidate> {
                 instruction_kind(rest),
                 stand_alone(rest),
                 0.85,
+                Family::Standing,
+            ));
+        }
+    }
+    if let Some(found) = AS_A_RULE.captures(text) {
+        let rest = found.name("rest").map_or("", |m| m.as_str());
+        if words(rest) >= 4 && !TASK_SCOPE.is_match(text) && !rest.trim_end().ends_with('?') {
+            return Some(candidate(
+                instruction_kind(rest),
+                stand_alone(text),
+                0.8,
                 Family::Standing,
             ));
         }
@@ -531,6 +551,14 @@ mod tests {
         "I forgot to tell you, we already keep the fixtures in a sibling repo.",
         Family::Reminder
     )]
+    #[case::as_a_general_rule(
+        "As a general rule, the abstract goes with the first section of the paper.",
+        Family::Standing
+    )]
+    #[case::as_a_rule_after_a_lead_in(
+        "for the API, as a rule, errors are returned as problem documents.",
+        Family::Standing
+    )]
     fn recognises_standing_rules_and_project_facts(#[case] sentence: &str, #[case] family: Family) {
         let found = standing(sentence).expect("a candidate");
         assert_eq!(found.family, family, "{sentence}");
@@ -553,6 +581,9 @@ mod tests {
     #[case::a_project_tracker("Jira is our project tracker")]
     #[case::label_on_a_task("Rule: fix the test for now")]
     #[case::label_too_short("Policy: strict.")]
+    #[case::as_a_rule_for_now("As a rule, skip the slow tests for now.")]
+    #[case::as_a_rule_asked("As a general rule, should the abstract go first?")]
+    #[case::as_a_rule_too_short("As a rule, no.")]
     #[case::asking_about_co_authors("should the commit have no co-author?")]
     #[case::asking_about_conventional_commits("do we use conventional commits here?")]
     #[case::description(
