@@ -200,7 +200,8 @@ pub struct InstallArgs {
     /// Which settings file, and whether to print the change without writing it.
     #[command(flatten)]
     pub target: TargetArgs,
-    /// The carryover executable the hooks run (default: this one).
+    /// The carryover executable the hooks run (default: this one): an executable file named
+    /// carryover, or the bare name `carryover` to run it from PATH.
     #[arg(long, value_name = "PATH")]
     pub binary: Option<PathBuf>,
     /// Wire carryover's status line (Claude Code), and fail rather than replace yours. By

@@ -23,6 +23,15 @@ fn user_settings() -> Value {
     })
 }
 
+/// An executable file at `path` (a stand-in for a carryover binary the hooks would run).
+fn executable(path: &Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+    fs_err::write(path, "#!/bin/sh\n").unwrap();
+    fs_err::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_owned()
+}
+
 fn backups(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs_err::read_dir(dir)
         .unwrap()
@@ -220,9 +229,11 @@ fn installing_again_after_the_binary_moved_leaves_nothing_behind(
 ) {
     let env = Hermetic::new();
     let settings = env.home().join(file);
-    for binary in ["/old/bin/carryover", "/new/bin/carryover"] {
+    for place in ["old/bin", "new/bin"] {
+        let binary = executable(&env.home().join(place).join("carryover"));
         env.carryover()
-            .args(["install", "--agent", agent, "--binary", binary])
+            .args(["install", "--agent", agent, "--binary"])
+            .arg(&binary)
             .assert()
             .success()
             .stdout(predicates::prelude::PredicateBooleanExt::not(
@@ -728,4 +739,43 @@ fn uninstall_gives_back_a_one_line_file_as_it_was() {
     assert_ne!(fs_err::read_to_string(&settings).unwrap(), mine);
     env.carryover().arg("uninstall").assert().success();
     assert_eq!(fs_err::read_to_string(&settings).unwrap(), mine);
+}
+
+#[rstest::rstest]
+#[case::missing("bin/carryover", None, "No such file")]
+#[case::not_executable("bin/carryover", Some(0o644), "is not an executable file")]
+#[case::another_name("bin/carryover-x86_64-linux", Some(0o755), "is not named carryover")]
+fn install_refuses_a_binary_its_hooks_could_not_run_or_find_again(
+    #[case] file: &str,
+    #[case] mode: Option<u32>,
+    #[case] says: &str,
+) {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Hermetic::new();
+    let binary = env.home().join(file);
+    if let Some(mode) = mode {
+        executable(&binary);
+        fs_err::set_permissions(&binary, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    env.carryover()
+        .args(["install", "--binary"])
+        .arg(&binary)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(says));
+    assert!(!env.home().join(".claude/settings.json").exists());
+}
+
+#[test]
+fn install_with_the_bare_name_runs_carryover_from_path() {
+    let env = Hermetic::new();
+    env.carryover()
+        .args(["install", "--binary", "carryover"])
+        .assert()
+        .success();
+    let settings = read_json(&env.home().join(".claude/settings.json"));
+    let command = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(command.starts_with("carryover hook "), "{command}");
 }

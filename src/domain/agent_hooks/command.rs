@@ -33,12 +33,17 @@ pub fn is_carryover_command(command: &str) -> bool {
     let Some((program, rest)) = first_word(command.trim_start()) else {
         return false;
     };
-    let name = Path::new(&program)
+    let subcommand = rest.split_whitespace().next();
+    is_carryover_program(Path::new(&program)) && subcommand == Some("hook")
+}
+
+/// Whether `program` is a file named `carryover` (`carryover.exe`): the name by which
+/// carryover finds its own hooks and status line again, wherever the binary lives.
+pub fn is_carryover_program(program: &Path) -> bool {
+    program
         .file_name()
         .and_then(|name| name.to_str())
-        .unwrap_or_default();
-    let subcommand = rest.split_whitespace().next();
-    matches!(name, "carryover" | "carryover.exe") && subcommand == Some("hook")
+        .is_some_and(|name| matches!(name, "carryover" | "carryover.exe"))
 }
 
 /// The program a hook command runs (its first shell word, unquoted); `None` for an empty or

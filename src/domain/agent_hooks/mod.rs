@@ -11,7 +11,7 @@ mod status_line;
 mod wiring;
 
 pub use agent::{AgentHomes, AgentKind, HookLayout, HookSpec, InstallScope, TimeoutUnit};
-pub use command::{command_program, hook_command, is_carryover_command};
+pub use command::{command_program, hook_command, is_carryover_command, is_carryover_program};
 pub use merge::{ShapeError, install_hooks, uninstall_hooks};
 pub use settings_edit::rewrite_settings;
 pub use settings_text::{SettingsDialect, SettingsSyntaxError, encode_settings, parse_settings};

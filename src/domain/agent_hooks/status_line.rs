@@ -30,11 +30,7 @@ pub fn is_carryover_status_line(command: &str) -> bool {
     let Some((program, rest)) = super::command::first_word(command.trim_start()) else {
         return false;
     };
-    let name = Path::new(&program)
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
-    matches!(name, "carryover" | "carryover.exe")
+    super::command::is_carryover_program(Path::new(&program))
         && rest.split_whitespace().next() == Some("statusline")
 }
 

@@ -5,28 +5,34 @@ use std::path::PathBuf;
 use serde_json::json;
 
 use crate::application::{Applied, HookAction, HookTarget, SettingsChange, StatusLinePolicy};
-use crate::domain::agent_hooks::{AgentKind, InstallScope, StatusLineChange};
+use crate::domain::agent_hooks::{AgentKind, InstallScope, StatusLineChange, is_carryover_program};
 use crate::interface::cli::{InstallAgent, InstallArgs, Scope, TargetArgs, UninstallArgs};
 use crate::interface::composition::App;
 use crate::interface::error::CliError;
 
 /// Runs `install`.
 pub fn install(args: &InstallArgs, app: &App) -> Result<(), CliError> {
-    let binary = match &args.binary {
-        Some(path) => std::path::absolute(path)
-            .map_err(|error| CliError::refused(format!("{}: {error}", path.display()), None))?,
-        // A committed file is read on every teammate's machine: this one's path means nothing
-        // there, so the project's hooks run `carryover` from PATH.
-        None if args.target.scope == Scope::Project => PathBuf::from(BARE),
-        None => std::env::current_exe()
-            .and_then(|exe| exe.canonicalize())
-            .map_err(|error| {
-                CliError::failed(
-                    format!("cannot tell where this carryover is: {error}"),
-                    Some("pass --binary PATH"),
-                )
-            })?,
-    };
+    let binary =
+        match &args.binary {
+            // The bare name: the hooks run `carryover` as found on PATH.
+            Some(path) if path.as_os_str() == BARE => PathBuf::from(BARE),
+            Some(path) => runnable(std::path::absolute(path).map_err(|error| {
+                CliError::refused(format!("{}: {error}", path.display()), None)
+            })?)?,
+            // A committed file is read on every teammate's machine: this one's path means nothing
+            // there, so the project's hooks run `carryover` from PATH.
+            None if args.target.scope == Scope::Project => PathBuf::from(BARE),
+            None => runnable(
+                std::env::current_exe()
+                    .and_then(|exe| exe.canonicalize())
+                    .map_err(|error| {
+                        CliError::failed(
+                            format!("cannot tell where this carryover is: {error}"),
+                            Some("pass --binary PATH"),
+                        )
+                    })?,
+            )?,
+        };
     let status_line = match (args.statusline, args.no_statusline) {
         (true, _) => StatusLinePolicy::Required,
         (_, true) => StatusLinePolicy::Off,
@@ -44,6 +50,34 @@ pub fn install(args: &InstallArgs, app: &App) -> Result<(), CliError> {
 
 /// The program name the project's hooks run, found on each machine's PATH.
 const BARE: &str = "carryover";
+
+/// `binary` when the hooks can run it and find it again: an executable file named
+/// `carryover`. A hook that names a missing file fails in every session, and one named
+/// otherwise would not be recognised by the next install or uninstall.
+fn runnable(binary: PathBuf) -> Result<PathBuf, CliError> {
+    let shown = binary.display();
+    match std::fs::metadata(&binary) {
+        Err(error) => Err(CliError::refused(
+            format!("{shown}: {error}"),
+            Some("pass the path of the carryover binary: `command -v carryover` prints it"),
+        )),
+        Ok(metadata) if !metadata.is_file() || !is_executable(&metadata) => Err(CliError::refused(
+            format!("{shown} is not an executable file"),
+            None,
+        )),
+        Ok(_) if !is_carryover_program(&binary) => Err(CliError::refused(
+            format!(
+                "{shown} is not named carryover: install and uninstall find carryover's hooks \
+                 by that name"
+            ),
+            Some(
+                "rename the binary to carryover, or link it under that name and pass the link \
+                  with --binary",
+            ),
+        )),
+        Ok(_) => Ok(binary),
+    }
+}
 
 /// Whether `name` is an executable file in a directory of `PATH`.
 fn on_path(name: &str) -> bool {
