@@ -533,3 +533,46 @@ fn a_project_moved_without_a_remote_is_told_where_its_learnings_are() {
     );
     assert!(!said.contains("also named"), "{said}");
 }
+
+#[test]
+fn a_learning_shown_says_where_it_belongs_and_whether_it_is_pinned() {
+    let (env, api, _web) = two_projects();
+    learn(
+        &env,
+        &api,
+        &["pattern", "--pin", "Answer in British English"],
+    );
+    let listed = env
+        .carryover()
+        .current_dir(&api)
+        .args(["learnings", "list", "--json"])
+        .output()
+        .unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let id_of = |start: &str| {
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["content"].as_str().unwrap().starts_with(start))
+            .map(|l| l["id"].as_str().unwrap().to_owned())
+            .unwrap()
+    };
+    for (start, says) in [
+        ("Integration tests", "· project shop-api · confirmed"),
+        ("Answer in British", "· global · pinned · confirmed"),
+    ] {
+        let shown = env
+            .carryover()
+            .current_dir(&api)
+            .args(["learnings", "show", &id_of(start)])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&shown.stdout);
+        assert!(
+            stdout.contains(says),
+            "{stdout}{}",
+            String::from_utf8_lossy(&shown.stderr)
+        );
+    }
+}

@@ -61,11 +61,13 @@ pub fn learnings(command: &LearningsCommand, app: &App) -> Result<(), CliError> 
                     || "not confirmed".to_owned(),
                     |at| format!("confirmed {}", at.human()),
                 );
+                let pinned = if learning.pinned { " · pinned" } else { "" };
                 crate::say!(
-                    "{}\n{} · {} · {confirmed} · from {}",
+                    "{}\n{} · {} · {}{pinned} · {confirmed} · from {}",
                     learning.content,
                     learning.id,
                     found.kind,
+                    scope_label(learning.project.as_deref()),
                     learning.source
                 );
                 if !learning.tags.is_empty() {
