@@ -199,3 +199,45 @@ fn an_unreadable_trust_list_is_set_aside_by_the_next_trust() {
         .success()
         .stdout(contains("_startup.md"));
 }
+
+/// A template that asks for a flag reaches the model only once the flag is set; trusting it
+/// says so instead of promising it will reach the model.
+#[test]
+fn trusting_a_template_whose_flag_is_unset_says_it_does_not_reach_the_model_yet() {
+    let env = Hermetic::new();
+    let project = project(&env, "Run make status.");
+    fs_err::write(
+        project.join(".carryover/_startup.md"),
+        "---\ntype: agent/instruction\nrequires-status-check: true\n---\nRun make status.\n",
+    )
+    .unwrap();
+    env.carryover()
+        .args(["trust", "--yes", "--cwd"])
+        .arg(&project)
+        .assert()
+        .success()
+        .stdout(contains("does not reach the model now"))
+        .stdout(contains("reaches the model at each new session").not());
+    let json = env
+        .carryover()
+        .args(["flags", "set", "status-check", "true", "--json", "--cwd"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["startup_instruction_applies"], true, "{value}");
+
+    fs_err::write(
+        project.join(".carryover/_startup.md"),
+        "---\ntype: agent/instruction\nrequires-status-check: true\n---\nRun make check.\n",
+    )
+    .unwrap();
+    let json = env
+        .carryover()
+        .args(["trust", "--yes", "--json", "--cwd"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["startup_instruction_applies"], true, "{value}");
+}

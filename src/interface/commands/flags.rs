@@ -167,7 +167,10 @@ fn report_change(
 
 /// Tells the session listeners the flags changed; returns whether the start-up instruction
 /// now applies to this project, when a listener knows.
-fn report_config_change(app: &App, project: crate::domain::project::Project) -> Option<bool> {
+pub(super) fn report_config_change(
+    app: &App,
+    project: crate::domain::project::Project,
+) -> Option<bool> {
     let (registry, startup, _queue) = app.listeners(COMMAND_LOCK_WAIT);
     let session = Session {
         id: None,

@@ -97,6 +97,8 @@ pub fn trust(args: &TrustArgs, app: &App) -> Result<(), CliError> {
     if view != TrustView::Unchanged {
         pollster::block_on(service.record(&preview))?;
     }
+    // Trusted is not shown: its `requires-<flag>` front matter may not hold here.
+    let applies = super::flags::report_config_change(app, project);
     if args.json {
         let (shown, kind) = match &view {
             TrustView::Unchanged => (None, "unchanged"),
@@ -105,11 +107,24 @@ pub fn trust(args: &TrustArgs, app: &App) -> Result<(), CliError> {
         };
         crate::say!(
             "{}",
-            json!({"path": path, "sha256": sha256, "shown": kind, "text": shown})
+            json!({
+                "path": path,
+                "sha256": sha256,
+                "shown": kind,
+                "text": shown,
+                "startup_instruction_applies": applies,
+            })
         );
     } else {
+        let reach = match applies {
+            Some(false) => {
+                "It does not reach the model now: its requires- lines do not hold with this \
+                 project's flags (`carryover flags list`; `carryover flags set NAME VALUE`)."
+            }
+            _ => "It reaches the model at each new session until it changes.",
+        };
         crate::say!(
-            "Trusted {} (sha256 {}). It reaches the model at each new session until it changes.",
+            "Trusted {} (sha256 {}). {reach}",
             path.display(),
             &sha256[..12.min(sha256.len())]
         );
