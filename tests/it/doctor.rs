@@ -45,6 +45,33 @@ fn nothing_wired_fails_and_names_the_fix() {
         .stdout(contains("not wired into any agent").and(contains("fix: carryover install")));
 }
 
+/// Install refuses a file whose hooks are shaped otherwise than the agent reads them, so
+/// doctor names that and the hand fix, not an install that would refuse.
+#[test]
+fn hooks_of_the_wrong_shape_fail_naming_the_hand_fix_before_install() {
+    let env = Hermetic::new();
+    env.init();
+    let settings = env.home().join(".claude/settings.json");
+    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
+    fs_err::write(
+        &settings,
+        r#"{"hooks": {"SessionStart": {"matcher": "x"}}}"#,
+    )
+    .unwrap();
+    env.carryover().arg("install").assert().code(2);
+    env.carryover()
+        .arg("doctor")
+        .assert()
+        .code(1)
+        .stdout(contains(
+            "$.hooks.SessionStart is not an array, as Claude Code reads its hooks",
+        ))
+        .stdout(contains("by hand (the agent cannot read it either)"))
+        .stdout(contains(
+            "fix: fix the settings file above by hand, then carryover install",
+        ));
+}
+
 #[test]
 fn a_wired_binary_that_is_gone_fails_naming_the_fix() {
     let env = Hermetic::new();

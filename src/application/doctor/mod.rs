@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::domain::agent_hooks::{
-    AgentHomes, AgentKind, InstallScope, WiredEvent, Wiring, command_program, parse_settings,
-    wired_events, wiring,
+    AgentHomes, AgentKind, InstallScope, WiredEvent, Wiring, command_program, install_hooks,
+    parse_settings, wired_events, wiring,
 };
 use crate::domain::config_problem::{ConfigProblem, ConfigProblemKind};
 use crate::domain::doctor::{Check, CheckArea, CheckStatus, worst};
@@ -195,7 +195,22 @@ where
                 let (events, problem) = match self.files.read(&path).await {
                     Ok(None) => continue,
                     Ok(Some(text)) => match parse_settings(&text, agent.settings_dialect()) {
-                        Ok(settings) => (wired_events(&settings, agent), None),
+                        // Hooks shaped otherwise than the agent reads them: install would
+                        // refuse, so reinstalling is no fix.
+                        Ok(settings) => {
+                            match install_hooks(settings.clone(), agent, Path::new("carryover")) {
+                                Ok(_) => (wired_events(&settings, agent), None),
+                                Err(shape) => {
+                                    let problem = format!(
+                                        "{} is not {}, as {} reads its hooks",
+                                        shape.at,
+                                        shape.expected,
+                                        agent.display_name()
+                                    );
+                                    (Vec::new(), Some(problem))
+                                }
+                            }
+                        }
                         Err(error) => (Vec::new(), Some(error.to_string())),
                     },
                     Err(error) => (Vec::new(), Some(error.to_string())),

@@ -33,11 +33,17 @@ pub(super) fn wiring_checks(agents: &[AgentSettings], root: &Path) -> Vec<Check>
         .map(|settings| wiring_check(settings, complete.contains(&settings.agent), root))
         .collect();
     if complete.is_empty() {
+        // Install refuses a file it cannot read: that file comes first.
+        let fix = if agents.iter().any(|a| a.problem.is_some()) {
+            "fix the settings file above by hand, then carryover install"
+        } else {
+            "carryover install"
+        };
         checks.push(Check::fail(
             CheckArea::Hooks,
             "agents",
             "carryover's hooks are not wired into any agent, so no session receives anything",
-            "carryover install",
+            fix,
         ));
     }
     checks.extend(double_wiring_checks(agents, root));
@@ -408,6 +414,18 @@ mod tests {
         assert_eq!(checks.len(), 1);
         assert_eq!(checks[0].status, CheckStatus::Fail);
         assert_eq!(checks[0].fix.as_deref(), Some("carryover install"));
+    }
+
+    #[test]
+    fn with_no_agent_wired_an_unreadable_file_is_fixed_first() {
+        let mut found = settings("/h/.claude/settings.json", &[]);
+        found.problem = Some("not JSON".into());
+        let checks = wiring_checks(&[found], Path::new(ROOT));
+        let agents = checks.iter().find(|c| c.subject == "agents").unwrap();
+        assert_eq!(
+            agents.fix.as_deref(),
+            Some("fix the settings file above by hand, then carryover install")
+        );
     }
 
     #[test]
