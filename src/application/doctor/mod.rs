@@ -20,6 +20,7 @@ use crate::domain::ports::{
 };
 use crate::domain::retrieval::{IndexFreshness, StoredVectors};
 use crate::domain::seed::Seed;
+use crate::domain::startup::{INSTRUCTION_TYPE, StartupTemplate};
 use crate::domain::{IndexError, SeedError, TemplateError};
 
 mod wiring;
@@ -515,6 +516,19 @@ fn trust_check(
         Ok(Some(file)) => file,
     };
     let path = file.path.display();
+    // Trust refuses a file session start could not use: the front matter comes first.
+    if let Err(problem) = StartupTemplate::parse(&file.text) {
+        return Check::warn(
+            CheckArea::Trust,
+            SUBJECT,
+            format!(
+                "{path} is not a start-up template session start can use ({problem}), so it does not reach the model"
+            ),
+            Some(format!(
+                "open it with front matter: a line `---`, a line `type: {INSTRUCTION_TYPE}`, a line `---`; then {fix}"
+            )),
+        );
+    }
     match trusted {
         Some(Ok(true)) => Check::ok(CheckArea::Trust, SUBJECT, format!("{path}: trusted")),
         Some(Ok(false)) if listed => Check::warn(
@@ -716,9 +730,29 @@ mod tests {
     fn template() -> Result<Option<TemplateFile>, TemplateError> {
         Ok(Some(TemplateFile {
             path: "/code/p/.carryover/_startup.md".into(),
-            text: "x".into(),
+            text: "---\ntype: agent/instruction\n---\nRun make status.\n".into(),
             sha256: "d1".into(),
         }))
+    }
+
+    #[rstest]
+    #[case::no_front_matter("Run make status.\n")]
+    #[case::wrong_type("---\ntype: note\n---\nRun make status.\n")]
+    fn a_template_session_start_cannot_use_is_fixed_before_it_is_trusted(#[case] text: &str) {
+        let template = Ok(Some(TemplateFile {
+            path: "/code/p/.carryover/_startup.md".into(),
+            text: text.into(),
+            sha256: "d1".into(),
+        }));
+        let check = trust_check(Path::new(ROOT), &template, Some(&Ok(false)), false);
+        assert_eq!(check.status, CheckStatus::Warn);
+        assert!(check.detail.contains("session start can use"), "{check:?}");
+        let fix = check.fix.unwrap();
+        assert!(
+            fix.contains("type: agent/instruction")
+                && fix.ends_with("carryover trust --cwd /code/p"),
+            "{fix}"
+        );
     }
 
     #[rstest]

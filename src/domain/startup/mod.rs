@@ -5,4 +5,4 @@ mod render;
 mod template;
 
 pub use render::{RenderVariables, render_template};
-pub use template::{StartupTemplate, TemplateProblem, requirements_hold};
+pub use template::{INSTRUCTION_TYPE, StartupTemplate, TemplateProblem, requirements_hold};
