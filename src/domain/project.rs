@@ -69,6 +69,12 @@ impl ProjectId {
         (raw.starts_with("git:") || raw.starts_with("path:")).then(|| Self(raw.to_owned()))
     }
 
+    /// Whether the project is known only by its directory (outside git): then it is that
+    /// directory alone, not its subdirectories.
+    pub fn by_path(&self) -> bool {
+        self.0.starts_with("path:")
+    }
+
     /// The identity as stored.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -76,10 +82,16 @@ impl ProjectId {
 
     /// A short name for people: the repository's or directory's last component.
     pub fn short_name(&self) -> &str {
-        self.0
-            .rsplit(['/', ':'])
-            .find(|part| !part.is_empty())
-            .unwrap_or(&self.0)
+        let place = self
+            .0
+            .split_once(':')
+            .map_or(self.0.as_str(), |(_, place)| place);
+        match place.rsplit(['/', '\\']).find(|part| !part.is_empty()) {
+            Some(last) => last,
+            // The file system's root has no last component.
+            None if !place.is_empty() => "/",
+            None => &self.0,
+        }
     }
 }
 
@@ -284,6 +296,19 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 mod tests {
     use super::*;
     use rstest::rstest;
+
+    #[rstest]
+    #[case::repository("git:github.com/acme/shop-api", "shop-api")]
+    #[case::file_remote("git:file/srv/git/notes", "notes")]
+    #[case::directory("path:/home/mara/notes", "notes")]
+    #[case::trailing_slash("path:/home/mara/notes/", "notes")]
+    #[case::windows_directory("path:C:\\Users\\mara\\notes", "notes")]
+    #[case::file_system_root("path:/", "/")]
+    fn a_short_name_is_the_last_component(#[case] id: &str, #[case] name: &str) {
+        let id = ProjectId::parse(id).unwrap();
+        assert_eq!(id.short_name(), name);
+        assert_eq!(id.by_path(), id.as_str().starts_with("path:"));
+    }
 
     #[rstest]
     #[case::design_example("/home/user/code/shop-api", "shop-api-", "-home-user-code-shop-api")]

@@ -241,3 +241,36 @@ fn the_help_examples_learn_what_they_say_when_pasted_into_a_shell() {
         ]
     );
 }
+
+/// Outside git a project is its directory alone: learning "for this project" in `/` or a
+/// home folder says so, and a repository says nothing.
+#[test]
+fn learning_for_a_project_outside_git_says_it_is_that_directory_alone() {
+    let env = Hermetic::new();
+    env.init();
+    let plain = env.home().join("scans");
+    let repository = env.home().join("notes");
+    fs_err::create_dir_all(&plain).unwrap();
+    fs_err::create_dir_all(&repository).unwrap();
+    crate::support::git_in(&repository, &["init", "-q"]);
+    env.carryover()
+        .current_dir(&plain)
+        .args(["learn", "insight", "--project", "Scans are kept at 300 dpi"])
+        .assert()
+        .success()
+        .stdout(contains("(project scans)"))
+        .stderr(contains(
+            "is not in a git repository, so this learning belongs to that directory alone",
+        ));
+    env.carryover()
+        .current_dir(&repository)
+        .args([
+            "learn",
+            "insight",
+            "--project",
+            "Notes are written in Markdown",
+        ])
+        .assert()
+        .success()
+        .stderr(contains("git repository").not());
+}

@@ -22,6 +22,11 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
     };
     let service = Learn::new(app.seeds(COMMAND_LOCK_WAIT), app.clock.clone(), app.ids());
     let here = args.project.then(|| app.project(&app.cwd(None)));
+    // Outside git the project is the directory alone, which `/` or a home rarely means.
+    let outside_git = here
+        .as_ref()
+        .filter(|here| here.id.by_path() && !here.root.join(".git").exists())
+        .map(|here| here.root.clone());
     let project = if let Some(here) = &here {
         Some(here.id.as_str().to_owned())
     } else if args.global {
@@ -48,6 +53,13 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
     ))
     .unwrap_or(None);
     let learning = pollster::block_on(service.learn(kind, &text, options))?;
+    if let Some(here) = outside_git {
+        crate::tell!(
+            "carryover: {} is not in a git repository, so this learning belongs to that directory \
+             alone: sessions started in its subdirectories or elsewhere do not see it",
+            here.display()
+        );
+    }
     if let Some(near) = &near {
         crate::tell!(
             "carryover: {} is close to {} (similarity {:.2}): {}",
