@@ -16,7 +16,7 @@ use carryover::domain::scope::{ProposedScope, candidate_scope, proposed_scope};
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
-const SETS: [&str; 35] = [
+const SETS: [&str; 36] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
@@ -52,10 +52,10 @@ const SETS: [&str; 35] = [
     include_str!("../tests/fixtures/real-sessions/messages-fresh31.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh32.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh33.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh34.json"),
 ];
-/// The held-out part's stored splits: none until a set no change has seen is added (the
-/// last, `fresh33`, was measured once and is `seen29` since).
-const HELD_OUT: [&str; 0] = [];
+/// The held-out part's stored splits: the set no change has seen yet.
+const HELD_OUT: [&str; 1] = ["fresh34"];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;
 
