@@ -280,9 +280,13 @@ impl<F: SettingsFiles> HookInstaller<F> {
                 for backup in backups {
                     made_by_carryover &= self.holds_only_carryovers(&backup, flat, dialect).await?;
                     if self.holds_only(&backup, &next, dialect).await? {
-                        // The user's own file, byte for byte, where nothing else changed since.
+                        // The user's own file, byte for byte, when the file is still exactly
+                        // what carryover made of it: edits made since are kept.
                         if let Some(original) = self.original(&backup, &next, dialect).await? {
-                            after = after.map(|_| original);
+                            let made = rewrite_settings(Some(&original), &next, &settings, dialect);
+                            if change.before.as_deref() == Some(made.as_str()) {
+                                after = after.map(|_| original);
+                            }
                         }
                         change.stale_backups.push(backup);
                     }

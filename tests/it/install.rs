@@ -779,3 +779,22 @@ fn install_with_the_bare_name_runs_carryover_from_path() {
         .unwrap();
     assert!(command.starts_with("carryover hook "), "{command}");
 }
+
+#[test]
+fn uninstall_keeps_what_the_user_changed_in_the_file_since_install() {
+    let env = Hermetic::new();
+    let settings = env.home().join(".claude/settings.json");
+    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
+    let mine = "{\"model\":\"opus\",\"env\":{\"A\":\"1\"}}";
+    fs_err::write(&settings, mine).unwrap();
+    env.carryover().arg("install").assert().success();
+    let installed = fs_err::read_to_string(&settings).unwrap();
+    let edited = installed.replace("\"env\":{\"A\":\"1\"}", "\"env\": { \"A\": \"1\" }");
+    assert_ne!(edited, installed);
+    fs_err::write(&settings, &edited).unwrap();
+
+    env.carryover().arg("uninstall").assert().success();
+    let after = fs_err::read_to_string(&settings).unwrap();
+    assert!(after.contains("\"env\": { \"A\": \"1\" }"), "{after}");
+    assert!(!after.contains("hooks"), "{after}");
+}
