@@ -266,8 +266,8 @@ impl<F: SettingsFiles> HookInstaller<F> {
             HookAction::Install { .. } => {
                 // A file that holds only what carryover put there (it made it, and the binary
                 // moved since) is no original of the user's to keep.
-                let theirs = uninstall_hooks(settings.clone())
-                    .is_ok_and(|unhooked| !holds_nothing(&uninstall_status_line(unhooked).0, flat));
+                let theirs = without_carryover(&settings)
+                    .is_some_and(|unhooked| !holds_nothing(&unhooked, flat));
                 if after.is_some() && change.before.is_some() && backups.is_empty() && theirs {
                     change.backup = Some(backup_path(&change.path, &self.clock.now().compact()));
                 }
@@ -278,15 +278,28 @@ impl<F: SettingsFiles> HookInstaller<F> {
                 // nothing else is left in it.
                 let mut made_by_carryover = true;
                 for backup in backups {
-                    made_by_carryover &= self.holds_only_carryovers(&backup, flat, dialect).await?;
-                    if self.holds_only(&backup, &next, dialect).await? {
+                    // A backup that cannot be read or parsed is the user's, and kept.
+                    let Some((original, value)) = self.read_backup(&backup, dialect).await? else {
+                        made_by_carryover = false;
+                        continue;
+                    };
+                    let Some(unhooked) = without_carryover(&value) else {
+                        made_by_carryover = false;
+                        continue;
+                    };
+                    // One that holds carryover's hooks and nothing else is a copy of its file.
+                    made_by_carryover &= unhooked != value && holds_nothing(&unhooked, flat);
+                    if unhooked == next {
                         // The user's own file, byte for byte, when the file is still exactly
                         // what carryover made of it: edits made since are kept.
-                        if let Some(original) = self.original(&backup, &next, dialect).await? {
-                            let made = rewrite_settings(Some(&original), &next, &settings, dialect);
-                            if change.before.as_deref() == Some(made.as_str()) {
-                                after = after.map(|_| original);
-                            }
+                        if value == next
+                            && change.before.as_deref()
+                                == Some(
+                                    rewrite_settings(Some(&original), &next, &settings, dialect)
+                                        .as_str(),
+                                )
+                        {
+                            after = after.map(|_| original);
                         }
                         change.stale_backups.push(backup);
                     }
@@ -299,17 +312,6 @@ impl<F: SettingsFiles> HookInstaller<F> {
         }
         change.after = after;
         Ok(change)
-    }
-
-    /// The text of the backup at `path` when it reads as exactly `settings`.
-    async fn original(
-        &self,
-        path: &Path,
-        settings: &serde_json::Value,
-        dialect: SettingsDialect,
-    ) -> Result<Option<String>, AppError> {
-        let text = self.files.read(path).await?;
-        Ok(text.filter(|text| parse_settings(text, dialect).is_ok_and(|read| read == *settings)))
     }
 
     /// Another of the agent's settings files for this project (its other scopes) that holds a
@@ -337,45 +339,19 @@ impl<F: SettingsFiles> HookInstaller<F> {
         None
     }
 
-    /// Whether the backup at `path` holds carryover's hooks and nothing of the user's: a copy
-    /// of a file carryover made. A backup that cannot be read or parsed is the user's.
-    async fn holds_only_carryovers(
+    /// The text of the backup at `path` and what it reads as; `None` when it cannot be read
+    /// or parsed.
+    async fn read_backup(
         &self,
         path: &Path,
-        flat: bool,
         dialect: SettingsDialect,
-    ) -> Result<bool, AppError> {
+    ) -> Result<Option<(String, serde_json::Value)>, AppError> {
         let Some(text) = self.files.read(path).await? else {
-            return Ok(false);
+            return Ok(None);
         };
-        let Ok(value) = parse_settings(&text, dialect) else {
-            return Ok(false);
-        };
-        let Ok(unhooked) = uninstall_hooks(value.clone()) else {
-            return Ok(false);
-        };
-        let unhooked = uninstall_status_line(unhooked).0;
-        Ok(unhooked != value && holds_nothing(&unhooked, flat))
-    }
-
-    /// Whether the backup at `path`, with carryover's hooks and status line taken out, is
-    /// `settings`. A backup that cannot be read or parsed is kept.
-    async fn holds_only(
-        &self,
-        path: &Path,
-        settings: &serde_json::Value,
-        dialect: SettingsDialect,
-    ) -> Result<bool, AppError> {
-        let Some(text) = self.files.read(path).await? else {
-            return Ok(false);
-        };
-        let Ok(value) = parse_settings(&text, dialect) else {
-            return Ok(false);
-        };
-        let Ok(unhooked) = uninstall_hooks(value) else {
-            return Ok(false);
-        };
-        Ok(uninstall_status_line(unhooked).0 == *settings)
+        Ok(parse_settings(&text, dialect)
+            .ok()
+            .map(|value| (text, value)))
     }
 
     /// The path to write: a settings file behind a symbolic link is refused in a project (a
@@ -447,6 +423,14 @@ fn backup_path(path: &Path, stamp: &str) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".carryover-backup-{stamp}"));
     path.with_file_name(name)
+}
+
+/// `settings` with carryover's hooks and status line taken out; `None` when its hooks are
+/// not shaped as an agent reads them.
+fn without_carryover(settings: &serde_json::Value) -> Option<serde_json::Value> {
+    uninstall_hooks(settings.clone())
+        .ok()
+        .map(|unhooked| uninstall_status_line(unhooked).0)
 }
 
 /// Whether `settings` holds nothing of the user's: an empty object, or only the `version`

@@ -23,6 +23,14 @@ fn user_settings() -> Value {
     })
 }
 
+/// The user's own settings file `file` (under the home), holding `text`.
+fn users_settings(env: &Hermetic, file: &str, text: &str) -> std::path::PathBuf {
+    let settings = env.home().join(file);
+    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
+    fs_err::write(&settings, text).unwrap();
+    settings
+}
+
 /// An executable file at `path` (a stand-in for a carryover binary the hooks would run).
 fn executable(path: &Path) -> std::path::PathBuf {
     use std::os::unix::fs::PermissionsExt;
@@ -687,10 +695,8 @@ fn a_local_settings_file_the_project_tracks_is_left_tracked() {
 #[test]
 fn a_gemini_settings_file_with_comments_keeps_them_and_uninstall_gives_it_back() {
     let env = Hermetic::new();
-    let settings = env.home().join(".gemini/settings.json");
-    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
     let mine = "{\n  // Dark, always.\n  \"ui\": {\"theme\": \"Dracula\"}, /* mine */\n  \"general\": {\"vimMode\": true}\n}\n";
-    fs_err::write(&settings, mine).unwrap();
+    let settings = users_settings(&env, ".gemini/settings.json", mine);
 
     env.carryover()
         .args(["install", "--agent", "gemini"])
@@ -714,10 +720,8 @@ fn a_gemini_settings_file_with_comments_keeps_them_and_uninstall_gives_it_back()
 #[test]
 fn a_claude_settings_file_keeps_its_own_layout_around_the_hooks() {
     let env = Hermetic::new();
-    let settings = env.home().join(".claude/settings.json");
-    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
     let mine = "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\", \"B\": \"2\"},\n    \"cleanupPeriodDays\": 1e2\n}\n";
-    fs_err::write(&settings, mine).unwrap();
+    let settings = users_settings(&env, ".claude/settings.json", mine);
 
     env.carryover().arg("install").assert().success();
     let installed = fs_err::read_to_string(&settings).unwrap();
@@ -730,10 +734,8 @@ fn a_claude_settings_file_keeps_its_own_layout_around_the_hooks() {
 #[test]
 fn uninstall_gives_back_a_one_line_file_as_it_was() {
     let env = Hermetic::new();
-    let settings = env.home().join(".claude/settings.json");
-    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
     let mine = "{\"model\":\"opus\",\"env\":{\"A\":\"1\"}}";
-    fs_err::write(&settings, mine).unwrap();
+    let settings = users_settings(&env, ".claude/settings.json", mine);
 
     env.carryover().arg("install").assert().success();
     assert_ne!(fs_err::read_to_string(&settings).unwrap(), mine);
@@ -783,10 +785,8 @@ fn install_with_the_bare_name_runs_carryover_from_path() {
 #[test]
 fn uninstall_keeps_what_the_user_changed_in_the_file_since_install() {
     let env = Hermetic::new();
-    let settings = env.home().join(".claude/settings.json");
-    fs_err::create_dir_all(settings.parent().unwrap()).unwrap();
     let mine = "{\"model\":\"opus\",\"env\":{\"A\":\"1\"}}";
-    fs_err::write(&settings, mine).unwrap();
+    let settings = users_settings(&env, ".claude/settings.json", mine);
     env.carryover().arg("install").assert().success();
     let installed = fs_err::read_to_string(&settings).unwrap();
     let edited = installed.replace("\"env\":{\"A\":\"1\"}", "\"env\": { \"A\": \"1\" }");

@@ -206,11 +206,27 @@ fn an_unreadable_trust_list_is_set_aside_by_the_next_trust() {
 fn trusting_a_template_whose_flag_is_unset_says_it_does_not_reach_the_model_yet() {
     let env = Hermetic::new();
     let project = project(&env, "Run make status.");
-    fs_err::write(
-        project.join(".carryover/_startup.md"),
-        "---\ntype: agent/instruction\nrequires-status-check: true\n---\nRun make status.\n",
-    )
-    .unwrap();
+    let flagged = |body: &str| {
+        fs_err::write(
+            project.join(".carryover/_startup.md"),
+            format!("---\ntype: agent/instruction\nrequires-status-check: true\n---\n{body}\n"),
+        )
+        .unwrap();
+    };
+    let applies = |args: &[&str]| {
+        let output = env
+            .carryover()
+            .args(args)
+            .arg("--cwd")
+            .arg(&project)
+            .output()
+            .unwrap();
+        crate::support::succeeded(&output);
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        value["startup_instruction_applies"].clone()
+    };
+
+    flagged("Run make status.");
     env.carryover()
         .args(["trust", "--yes", "--cwd"])
         .arg(&project)
@@ -218,26 +234,11 @@ fn trusting_a_template_whose_flag_is_unset_says_it_does_not_reach_the_model_yet(
         .success()
         .stdout(contains("does not reach the model now"))
         .stdout(contains("reaches the model at each new session").not());
-    let json = env
-        .carryover()
-        .args(["flags", "set", "status-check", "true", "--json", "--cwd"])
-        .arg(&project)
-        .output()
-        .unwrap();
-    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!(value["startup_instruction_applies"], true, "{value}");
+    assert_eq!(
+        applies(&["flags", "set", "status-check", "true", "--json"]),
+        true
+    );
 
-    fs_err::write(
-        project.join(".carryover/_startup.md"),
-        "---\ntype: agent/instruction\nrequires-status-check: true\n---\nRun make check.\n",
-    )
-    .unwrap();
-    let json = env
-        .carryover()
-        .args(["trust", "--yes", "--json", "--cwd"])
-        .arg(&project)
-        .output()
-        .unwrap();
-    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!(value["startup_instruction_applies"], true, "{value}");
+    flagged("Run make check.");
+    assert_eq!(applies(&["trust", "--yes", "--json"]), true);
 }
