@@ -30,6 +30,9 @@ const MAX_PENDING: usize = 10_000;
 /// How much of a command's output is kept to judge it.
 const OUTPUT_KEPT: usize = 4 * 1024;
 
+/// Links the digest keeps, the newest.
+const MAX_LINKS: usize = 50;
+
 #[derive(Deserialize)]
 struct Row<'a> {
     #[serde(rename = "type")]
@@ -754,8 +757,12 @@ impl DigestBuilder {
         if NumberedLink::parse(&url).is_some_and(|link| link.kind.is_change_request()) {
             self.digest.pull_request_unopened = None;
         }
-        if !self.digest.links.contains(&url) && self.digest.links.len() < 50 {
-            self.digest.links.push(url);
+        // The newest count: a link seen again moves to the end, and past the cap the oldest
+        // goes, so that what the session ended on is not lost behind a long listing.
+        self.digest.links.retain(|seen| *seen != url);
+        self.digest.links.push(url);
+        if self.digest.links.len() > MAX_LINKS {
+            self.digest.links.remove(0);
         }
     }
 

@@ -4,6 +4,7 @@
 //! does not parse, or has fields of unexpected types, is skipped. The digest is built by the
 //! same builder as Claude Code's, so handoffs and proposals read both alike (ADR 0016).
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -14,10 +15,14 @@ use crate::domain::TranscriptError;
 use crate::domain::context::CONTEXT_MARKER;
 use crate::domain::ports::{DigestScope, TranscriptReader};
 use crate::domain::seed::Timestamp;
-use crate::domain::transcript::{CompactBoundary, ContextUsage, PriorInjection, SessionDigest};
+use crate::domain::transcript::{
+    CompactBoundary, ContextUsage, PriorInjection, SessionDigest, check_output_failed,
+    is_check_command,
+};
 
 use super::claude_digest::DigestBuilder;
 use super::claude_transcript::{BACKWARD_BUDGET, for_each_row, io, open};
+use super::codex_code_mode::{Progress, progress, script_commands, script_poll};
 use super::first_row::{first_row, has_type};
 use super::reverse_lines::ReverseLines;
 
@@ -58,6 +63,10 @@ struct Payload {
     model: Option<String>,
     /// `token_count`.
     info: Option<TokenInfo>,
+    /// `patch_apply_end`: the files the patch changed, whether it applied, what it printed.
+    changes: Option<serde_json::Map<String, Value>>,
+    success: Option<bool>,
+    stdout: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -206,13 +215,13 @@ impl TranscriptReader for CodexTranscriptReader {
         path: &Path,
         scope: DigestScope,
     ) -> Result<SessionDigest, TranscriptError> {
-        let mut digest = DigestBuilder::default();
+        let mut reading = Reading::default();
         for_each_row(path, scope, |line| {
             if let Some(row) = parse(line) {
-                add_row(&mut digest, &row);
+                reading.add_row(&row);
             }
         })?;
-        Ok(digest.finish())
+        Ok(reading.digest.finish())
     }
 }
 
@@ -226,88 +235,232 @@ const CLIENT_USER_MESSAGES: [&str; 5] = [
     "<user_shell_command>",
 ];
 
-fn add_row(digest: &mut DigestBuilder, row: &Row<'_>) {
-    match row.kind.as_deref() {
-        Some("response_item") => {}
-        Some("compacted") => {
-            if let Some(summary) = row.payload().message.filter(|m| !m.trim().is_empty()) {
-                digest.compaction(summary);
-            }
-            return;
-        }
-        Some("event_msg") => {
-            if row.payload().kind.as_deref() == Some("turn_aborted") {
-                digest.interrupted();
-            }
-            return;
-        }
-        _ => return,
-    }
-    let item = row.payload();
-    match (item.kind.as_deref(), item.role.as_deref()) {
-        (Some("message"), Some("user")) => {
-            let text = item.text();
-            if text.trim_start().starts_with("<turn_aborted>") {
-                digest.interrupted();
-            } else if !CLIENT_USER_MESSAGES
-                .iter()
-                .any(|prefix| text.trim_start().starts_with(prefix))
-            {
-                digest.user_text(&text);
-            }
-        }
-        (Some("message"), Some("assistant")) => digest.reply(&item.text()),
-        (Some("function_call" | "custom_tool_call"), _) => tool_call(digest, item),
-        (Some("function_call_output" | "custom_tool_call_output"), _) => {
-            let (Some(id), Some(output)) = (item.call_id, item.output) else {
+/// What reading a rollout in order remembers between rows.
+#[derive(Default)]
+struct Reading {
+    digest: DigestBuilder,
+    /// The tool calls seen, with the shell command each runs: a patch event for one of them
+    /// is counted by the call's output, and a check's output is read for a failure when the
+    /// client gives no exit code.
+    calls: HashMap<String, Option<String>>,
+    /// A command still running, by its session (`exec_command`) or cell (code mode) id: the
+    /// call it answers and what it printed so far.
+    running: HashMap<String, (String, String)>,
+    /// A poll (`write_stdin`, `wait`) by its call id, and the session or cell it polls.
+    polls: HashMap<String, String>,
+}
+
+impl Reading {
+    fn add_row(&mut self, row: &Row<'_>) {
+        match row.kind.as_deref() {
+            Some("response_item") => {}
+            Some("compacted") => {
+                if let Some(summary) = row.payload().message.filter(|m| !m.trim().is_empty()) {
+                    self.digest.compaction(summary);
+                }
                 return;
-            };
-            let output = output_text(&output);
-            digest.resolve(&id, failed(&output), &output);
+            }
+            Some("event_msg") => {
+                let event = row.payload();
+                match event.kind.as_deref() {
+                    Some("turn_aborted") => self.digest.interrupted(),
+                    Some("patch_apply_end") => self.patched(event),
+                    _ => {}
+                }
+                return;
+            }
+            _ => return,
         }
-        _ => {}
+        let item = row.payload();
+        match (item.kind.as_deref(), item.role.as_deref()) {
+            (Some("message"), Some("user")) => {
+                let text = item.text();
+                if text.trim_start().starts_with("<turn_aborted>") {
+                    self.digest.interrupted();
+                } else if !CLIENT_USER_MESSAGES
+                    .iter()
+                    .any(|prefix| text.trim_start().starts_with(prefix))
+                {
+                    self.digest.user_text(&text);
+                }
+            }
+            (Some("message"), Some("assistant")) => {
+                self.digest.reply(&without_directives(&item.text()));
+            }
+            (Some("function_call" | "custom_tool_call"), _) => self.tool_call(item),
+            (Some("function_call_output" | "custom_tool_call_output"), _) => {
+                if let (Some(id), Some(output)) = (item.call_id, item.output) {
+                    self.tool_output(id, &output_text(&output));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A tool call: a shell command (`exec_command`, `shell`, `shell_command`,
+    /// `local_shell`), a patch (`apply_patch`, freeform or as JSON), a code-mode script
+    /// (`exec`), or a poll of a command still running (`write_stdin`, `wait`).
+    fn tool_call(&mut self, item: Payload) {
+        let (Some(id), Some(name)) = (item.call_id, item.name.as_deref()) else {
+            return;
+        };
+        self.calls.insert(id.clone(), None);
+        let arguments: Value = item
+            .arguments
+            .as_deref()
+            .and_then(|raw| serde_json::from_str(raw).ok())
+            .unwrap_or(Value::Null);
+        match name {
+            "apply_patch" => {
+                let patch = item
+                    .input
+                    .or_else(|| arguments["input"].as_str().map(str::to_owned))
+                    .or_else(|| arguments["patch"].as_str().map(str::to_owned));
+                if let Some(patch) = patch {
+                    self.digest.patch_call(id, &patch);
+                }
+            }
+            "exec_command" | "shell" | "shell_command" | "local_shell" => {
+                let command = match (&arguments["cmd"], &arguments["command"]) {
+                    (Value::String(cmd), _) | (_, Value::String(cmd)) => Some(cmd.clone()),
+                    // `["bash", "-lc", "cargo test"]`: the script is the last word.
+                    (_, Value::Array(words)) => {
+                        words.last().and_then(Value::as_str).map(str::to_owned)
+                    }
+                    _ => None,
+                };
+                if let Some(command) = command {
+                    // A patch applied through the shell is a patch all the same.
+                    if command.contains("*** Begin Patch") {
+                        self.digest.patch_call(id, &command);
+                    } else {
+                        self.command_call(id, command);
+                    }
+                }
+            }
+            "exec" => {
+                let script = item.input.as_deref().unwrap_or_default();
+                if let Some(session) = script_poll(script) {
+                    self.polls.insert(id, format!("session {session}"));
+                    return;
+                }
+                let commands = script_commands(script);
+                if !commands.is_empty() {
+                    self.command_call(id, commands.join("\n"));
+                }
+            }
+            "write_stdin" => {
+                if let Some(session) = scalar(&arguments["session_id"]) {
+                    self.polls.insert(id, format!("session {session}"));
+                }
+            }
+            "wait" => {
+                if let Some(cell) = scalar(&arguments["cell_id"]) {
+                    self.polls.insert(id, format!("cell {cell}"));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn command_call(&mut self, id: String, command: String) {
+        self.calls.insert(id.clone(), Some(command.clone()));
+        self.digest.command_call(id, command);
+    }
+
+    /// A tool's output. A command still running is resolved by the poll that sees it end,
+    /// with all it printed, so that what a long push or `gh pr create` printed last counts.
+    fn tool_output(&mut self, id: String, output: &str) {
+        let (call, before) = match self.polls.remove(&id) {
+            Some(polled) => match self.running.remove(&polled) {
+                Some(started) => started,
+                None => return,
+            },
+            None => (id, String::new()),
+        };
+        let joined = |rest: &str| match before.is_empty() {
+            true => rest.to_owned(),
+            false => format!("{before}\n{rest}"),
+        };
+        match progress(output) {
+            Progress::Running(handle, so_far) => {
+                let printed = joined(so_far);
+                self.running.insert(handle, (call, printed));
+            }
+            Progress::Ended(rest) => {
+                let printed = joined(rest);
+                let is_error = self.failed(&call, &printed);
+                self.digest.resolve(
+                    &call,
+                    is_error,
+                    &printed_output(&printed).unwrap_or(printed),
+                );
+            }
+            Progress::Aborted(rest) => self.digest.resolve(&call, true, &joined(rest)),
+        }
+    }
+
+    /// Whether a call failed: by its exit code, or, where the client gives none (code
+    /// mode), by what a check printed.
+    fn failed(&self, call: &str, output: &str) -> bool {
+        match exit_code(output) {
+            Some(code) => code != 0,
+            None => {
+                failed(output)
+                    || self
+                        .calls
+                        .get(call)
+                        .and_then(Option::as_deref)
+                        .is_some_and(|command| {
+                            is_check_command(command) && check_output_failed(output)
+                        })
+            }
+        }
+    }
+
+    /// The client's record of a patch applied: in code mode the only one that names the
+    /// files, since the script builds the patch however it likes. A patch event for a call
+    /// seen is left to the call's output.
+    fn patched(&mut self, event: Payload) {
+        let Some(id) = event.call_id.filter(|id| !self.calls.contains_key(id)) else {
+            return;
+        };
+        let files: Vec<String> = event
+            .changes
+            .map(|changes| changes.into_iter().map(|(path, _)| path).collect())
+            .unwrap_or_default();
+        if files.is_empty() {
+            return;
+        }
+        self.digest.files_call(id.clone(), files);
+        let applied = event.success.unwrap_or(false);
+        self.digest
+            .resolve(&id, !applied, event.stdout.as_deref().unwrap_or_default());
     }
 }
 
-/// A tool call: a shell command (`exec_command`, `shell`, `shell_command`, `local_shell`) or a
-/// patch (`apply_patch`, freeform or as JSON).
-fn tool_call(digest: &mut DigestBuilder, item: Payload) {
-    let (Some(id), Some(name)) = (item.call_id, item.name.as_deref()) else {
-        return;
+/// An assistant message without Codex Desktop's action directives (`::git-commit{cwd="…"}`),
+/// which the app turns into buttons and which say nothing to a reader.
+fn without_directives(text: &str) -> String {
+    let is_directive = |line: &str| {
+        let line = line.trim();
+        line.strip_prefix("::").is_some_and(|rest| {
+            rest.starts_with(|c: char| c.is_ascii_lowercase())
+                && rest.ends_with('}')
+                && rest.split_once('{').is_some_and(|(name, _)| {
+                    name.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+                })
+        })
     };
-    let arguments: Value = item
-        .arguments
-        .as_deref()
-        .and_then(|raw| serde_json::from_str(raw).ok())
-        .unwrap_or(Value::Null);
-    match name {
-        "apply_patch" => {
-            let patch = item
-                .input
-                .or_else(|| arguments["input"].as_str().map(str::to_owned))
-                .or_else(|| arguments["patch"].as_str().map(str::to_owned));
-            if let Some(patch) = patch {
-                digest.patch_call(id, &patch);
-            }
-        }
-        "exec_command" | "shell" | "shell_command" | "local_shell" => {
-            let command = match (&arguments["cmd"], &arguments["command"]) {
-                (Value::String(cmd), _) | (_, Value::String(cmd)) => Some(cmd.clone()),
-                // `["bash", "-lc", "cargo test"]`: the script is the last word.
-                (_, Value::Array(words)) => words.last().and_then(Value::as_str).map(str::to_owned),
-                _ => None,
-            };
-            if let Some(command) = command {
-                // A patch applied through the shell is a patch all the same.
-                if command.contains("*** Begin Patch") {
-                    digest.patch_call(id, &command);
-                } else {
-                    digest.command_call(id, command);
-                }
-            }
-        }
-        _ => {}
+    if !text.lines().any(is_directive) {
+        return text.to_owned();
     }
+    text.lines()
+        .filter(|line| !is_directive(line))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim_end()
+        .to_owned()
 }
 
 /// A tool output's text: a string, `{"output": …}` (older clients), or text parts.
@@ -328,21 +481,31 @@ fn output_text(output: &Value) -> String {
     }
 }
 
-/// Whether a tool's output says it failed: a non-zero exit code (`Process exited with code
-/// 1`, `Exit code: 1`, `"exit_code": 1`) or a patch the client refused.
+/// The exit code a tool's output reports: `Process exited with code 1`, `Exit code: 1`,
+/// `"exit_code": 1`, or `EXIT_CODE=1` as code-mode scripts print it.
+fn exit_code(output: &str) -> Option<i64> {
+    [
+        "Process exited with code ",
+        "Exit code: ",
+        "\"exit_code\":",
+        "EXIT_CODE=",
+    ]
+    .iter()
+    .find_map(|label| {
+        let at = output.find(label)? + label.len();
+        let digits: String = output[at..]
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '-')
+            .collect();
+        digits.parse::<i64>().ok()
+    })
+}
+
+/// Whether a tool's output says it failed: a non-zero exit code, a patch the client
+/// refused, or an output that starts with an error.
 fn failed(output: &str) -> bool {
-    let exit_code = ["Process exited with code ", "Exit code: ", "\"exit_code\":"]
-        .iter()
-        .find_map(|label| {
-            let at = output.find(label)? + label.len();
-            let digits: String = output[at..]
-                .trim_start()
-                .chars()
-                .take_while(|c| c.is_ascii_digit() || *c == '-')
-                .collect();
-            digits.parse::<i64>().ok()
-        });
-    match exit_code {
+    match exit_code(output) {
         Some(code) => code != 0,
         None => {
             let start = output.trim_start();
@@ -350,6 +513,23 @@ fn failed(output: &str) -> bool {
                 || start.starts_with("error")
                 || start.starts_with("Error")
         }
+    }
+}
+
+/// The command output a code-mode script printed as JSON
+/// (`text(JSON.stringify({exit_code: r.exit_code, output: r.output}))`), unescaped so that
+/// its lines read as lines.
+fn printed_output(printed: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(printed.trim()).ok()?;
+    value.get("output")?.as_str().map(str::to_owned)
+}
+
+/// A JSON number or string as text (`86237`, `"18"`).
+fn scalar(value: &Value) -> Option<String> {
+    match value {
+        Value::Number(number) => Some(number.to_string()),
+        Value::String(text) => Some(text.clone()),
+        _ => None,
     }
 }
 
@@ -425,6 +605,176 @@ mod tests {
                 json!({"type": "custom_tool_call_output", "call_id": id, "output": output}),
             ),
         ]
+    }
+
+    /// A code-mode script (Codex 0.144 on) and, when given, its output.
+    fn script(id: &str, input: &str, output: Option<&str>) -> Vec<String> {
+        let mut rows = vec![row(
+            "response_item",
+            json!({"type": "custom_tool_call", "name": "exec", "call_id": id, "input": input}),
+        )];
+        rows.extend(output.map(|output| tool_result("custom_tool_call_output", id, output)));
+        rows
+    }
+
+    fn tool_result(kind: &str, id: &str, output: &str) -> String {
+        row(
+            "response_item",
+            json!({"type": kind, "call_id": id, "output": [{"type": "input_text", "text": output}]}),
+        )
+    }
+
+    /// A poll of a command still running (`write_stdin`, `wait`) and its output.
+    fn poll(name: &str, id: &str, arguments: Value, output: &str) -> [String; 2] {
+        [
+            row(
+                "response_item",
+                json!({"type": "function_call", "name": name, "call_id": id,
+                    "arguments": arguments.to_string()}),
+            ),
+            row(
+                "response_item",
+                json!({"type": "function_call_output", "call_id": id, "output": output}),
+            ),
+        ]
+    }
+
+    fn completed(output: &str) -> String {
+        format!("Script completed\nWall time 0.5 seconds\nOutput:\n{output}")
+    }
+
+    fn digest_of(rows: &[String]) -> SessionDigest {
+        let file = written(rows);
+        pollster::block_on(CodexTranscriptReader.digest(file.path(), DigestScope::Whole)).unwrap()
+    }
+
+    const COMMIT_SCRIPT: &str = r#"const r = await tools.exec_command({cmd:"git add src/a.rs\ngit commit -m \"fix: a\"","workdir":"/w"}); text(r.output);"#;
+    const COMMITTED: &str = "[fix/a 5a085b9] fix: a\n 1 file changed, 2 insertions(+)";
+
+    #[test]
+    fn a_code_mode_scripts_commands_are_read() {
+        let digest = digest_of(&script("c1", COMMIT_SCRIPT, Some(&completed(COMMITTED))));
+        let commits: Vec<&str> = digest.commits.iter().map(|c| c.hash.as_str()).collect();
+        assert_eq!(commits, ["5a085b9"]);
+        assert_eq!(digest.work_done, 1);
+    }
+
+    #[rstest]
+    #[case::a_cell_waited_for([
+        script("c1", COMMIT_SCRIPT, Some("Script running with cell ID 18\nWall time 10.0 seconds\nOutput:\n")),
+        poll("wait", "w1", json!({"cell_id": "18"}), "Script running with cell ID 18\nWall time 1.0 seconds\nOutput:\n").to_vec(),
+        poll("wait", "w2", json!({"cell_id": "18"}), &completed(COMMITTED)).to_vec(),
+    ].concat())]
+    #[case::a_session_polled_by_a_script([
+        script("c1", COMMIT_SCRIPT, Some(&completed("SESSION_ID=75376"))),
+        script("c2", r#"const r = await tools.write_stdin({session_id:75376,chars:""}); text(r.output);"#, Some(&completed(COMMITTED))),
+    ].concat())]
+    #[case::a_session_polled_by_write_stdin([
+        exec("c1", "git commit -m 'fix: a'", 0, "").into_iter().take(1).collect::<Vec<_>>(),
+        vec![row("response_item", json!({"type": "function_call_output", "call_id": "c1", "output":
+            "Chunk ID: 1\nWall time: 1.0 seconds\nProcess running with session ID 86237\nOriginal token count: 0\nOutput:\n"}))],
+        poll("write_stdin", "p1", json!({"session_id": 86237, "chars": ""}),
+            &format!("Chunk ID: 2\nWall time: 0.0 seconds\nProcess exited with code 0\nOutput:\n{COMMITTED}")).to_vec(),
+    ].concat())]
+    fn a_command_still_running_counts_when_the_poll_sees_it_end(#[case] rows: Vec<String>) {
+        let digest = digest_of(&rows);
+        let commits: Vec<&str> = digest.commits.iter().map(|c| c.hash.as_str()).collect();
+        assert_eq!(commits, ["5a085b9"]);
+    }
+
+    #[test]
+    fn a_command_never_seen_to_end_does_not_count() {
+        let digest = digest_of(&script(
+            "c1",
+            COMMIT_SCRIPT,
+            Some("Script running with cell ID 18\nWall time 10.0 seconds\nOutput:\n"),
+        ));
+        assert!(digest.commits.is_empty());
+        assert_eq!(digest.work_done, 0);
+    }
+
+    #[rstest]
+    #[case::failing_test(
+        "Script completed\nWall time 1.2 seconds\nOutput:\n   Compiling hk v1.50.0\nerror[E0432]: unresolved import `crate::step::X`",
+        false
+    )]
+    #[case::exit_code_printed(
+        "Script completed\nWall time 1 seconds\nOutput:\nok\nEXIT_CODE=101",
+        false
+    )]
+    #[case::passing_test(
+        "Script completed\nWall time 1 seconds\nOutput:\ntest result: ok. 12 passed; 0 failed",
+        true
+    )]
+    #[case::printed_as_json(
+        r#"Script completed
+Wall time 1 seconds
+Output:
+{"exit_code":1,"output":"test result: FAILED. 1 passed; 1 failed"}"#,
+        false
+    )]
+    fn a_code_mode_check_is_judged_by_what_it_printed(#[case] output: &str, #[case] passed: bool) {
+        let test =
+            r#"const r = await tools.exec_command({cmd:"cargo test --locked"}); text(r.output);"#;
+        let digest = digest_of(&script("c1", test, Some(output)));
+        let check = digest.last_check.expect("a check ran");
+        assert_eq!(check.passed, passed, "{}", check.summary);
+    }
+
+    #[test]
+    fn output_printed_as_json_is_read_line_by_line() {
+        let push = r#"const r = await tools.exec_command({cmd:"git push"}); text(JSON.stringify({exit_code: r.exit_code, output: r.output}));"#;
+        let printed = json!({"exit_code": 0, "output":
+            "To https://github.com/o/r.git\n   c3f454e..65a63ba  fix/a -> fix/a\n"})
+        .to_string();
+        let digest = digest_of(&script("c1", push, Some(&completed(&printed))));
+        assert_eq!(digest.pushes, ["fix/a -> fix/a"]);
+    }
+
+    #[test]
+    fn code_mode_patches_are_read_from_the_clients_patch_events() {
+        let patch_event = |id: &str, file: &str| {
+            row(
+                "event_msg",
+                json!({"type": "patch_apply_end", "call_id": id, "success": true,
+                    "stdout": format!("Success. Updated the following files:\nM {file}\n"),
+                    "changes": {file: {"type": "update", "unified_diff": "@@"}}}),
+            )
+        };
+        let mut rows = script(
+            "c1",
+            r#"const patch = "*** Begin Patch\n*** Update File: src/a.rs\n*** End Patch"; text(await tools.apply_patch(patch));"#,
+            None,
+        );
+        rows.push(patch_event("exec-1", "src/a.rs"));
+        rows.push(tool_result(
+            "custom_tool_call_output",
+            "c1",
+            &completed("{}"),
+        ));
+        // A patch the model called directly is counted by its own output, once.
+        rows.extend(patch(
+            "c2",
+            "src/b.rs",
+            "Success. Updated the following files:\nM src/b.rs",
+        ));
+        rows.push(patch_event("c2", "src/b.rs"));
+        let digest = digest_of(&rows);
+        let touched: Vec<&str> = digest.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(touched, ["src/a.rs", "src/b.rs"]);
+        assert_eq!(digest.work_done, 2);
+    }
+
+    #[test]
+    fn codex_desktops_action_directives_are_left_out_of_replies() {
+        let digest = digest_of(&[message(
+            "assistant",
+            "PR #1067 is ready.\n\n::git-stage{cwd=\"/w/hk\"}\n::git-push{cwd=\"/w/hk\" branch=\"codex/x\"}",
+        )]);
+        assert_eq!(
+            digest.last_assistant_message.as_deref(),
+            Some("PR #1067 is ready.")
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod binary_embedding_index;
 mod builtin_embedder;
 mod claude_digest;
 mod claude_transcript;
+mod codex_code_mode;
 mod codex_transcript;
 mod config;
 mod configured_embedder;

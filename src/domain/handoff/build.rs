@@ -354,15 +354,17 @@ fn accomplished(digest: &SessionDigest, completed: Vec<String>) -> Vec<String> {
             MAX_ITEM,
         ));
     }
-    // `main -> main` says no more than `main`.
-    let pushes: Vec<&str> = digest
-        .pushes
-        .iter()
-        .map(|push| match push.split_once(" -> ") {
-            Some((from, to)) if from == to => from,
+    // `main -> main` and `HEAD -> main` say no more than `main`.
+    let mut pushes: Vec<&str> = Vec::new();
+    for push in &digest.pushes {
+        let pushed = match push.split_once(" -> ") {
+            Some((from, to)) if from == to || from == "HEAD" => to,
             _ => push.as_str(),
-        })
-        .collect();
+        };
+        if !pushes.contains(&pushed) {
+            pushes.push(pushed);
+        }
+    }
     if !pushes.is_empty() {
         done.push(clip(&format!("Pushed {}", pushes.join(", ")), MAX_ITEM));
     }
@@ -1015,6 +1017,21 @@ mod tests {
         );
         let read = crate::domain::handoff::read_handoff(&handoff.render()).unwrap();
         assert_eq!(read.branch.as_deref(), Some("fix/retry"));
+    }
+
+    #[rstest]
+    #[case::same_branch(&["main -> main"], "Pushed main")]
+    #[case::head_to_a_branch(&["HEAD -> fix/retry", "fix/retry -> fix/retry"], "Pushed fix/retry")]
+    #[case::another_branch(&["wip -> main"], "Pushed wip -> main")]
+    fn a_push_names_the_branch_it_updated(#[case] pushes: &[&str], #[case] line: &str) {
+        let mut digest = digest();
+        digest.pushes = pushes.iter().map(|push| (*push).to_owned()).collect();
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert!(
+            handoff.accomplished.contains(&line.to_owned()),
+            "{:?}",
+            handoff.accomplished
+        );
     }
 
     #[test]

@@ -323,6 +323,16 @@ const RUNNERS: [&str; 27] = [
     "uv",
 ];
 
+/// Programs that run the command after them (`corepack pnpm run lint`, `env CI=1 cargo test`).
+const COMMAND_WRAPPERS: [&str; 6] = ["corepack", "env", "time", "nice", "command", "exec"];
+
+/// `NAME=value`, as a shell sets a variable for one command.
+fn sets_a_variable(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
 /// Whether a shell command runs tests, a build, a linter or a type checker (a here-document's
 /// body is text, not commands: a Markdown table in a `gh issue comment` names test files).
 /// Lines are not split apart: a quoted argument or a continued line spans several.
@@ -332,7 +342,11 @@ pub fn is_check_command(command: &str) -> bool {
         .split(['&', ';', '|'])
         .map(str::split_whitespace)
         .any(|mut words| {
-            let Some(program) = words.next() else {
+            // A wrapper or a variable set for the command runs the program after it.
+            let Some(program) = words
+                .by_ref()
+                .find(|word| !COMMAND_WRAPPERS.contains(word) && !sets_a_variable(word))
+            else {
                 return false;
             };
             let first = program.rsplit('/').next().unwrap_or(program);
@@ -399,6 +413,50 @@ pub fn check_summary(output: &str) -> String {
         SUMMARY_MARKERS.iter().any(|marker| lower.contains(marker))
     });
     clip(telling.or(lines.last()).copied().unwrap_or_default(), 160)
+}
+
+/// Lines that open a failure report in a check's output: compilers, runners, git.
+const FAILURE_LINE_STARTS: [&str; 9] = [
+    "error[E",
+    "error:",
+    "Error:",
+    "FAILED",
+    "FAIL ",
+    "npm ERR!",
+    "Traceback (most recent call last)",
+    "fatal:",
+    "not ok ",
+];
+
+/// Whether a check's output says it failed, for a client that does not report the exit
+/// code (Codex's code mode): a line that opens a compiler's, runner's or git's failure
+/// report, cargo's `test result: FAILED`, or a count of failures or errors above zero
+/// (`1 failed, 20 passed`, `Tests  2 failed | 9 passed`, `10 tests, 1 failure`).
+pub fn check_output_failed(output: &str) -> bool {
+    let plain = without_terminal_escapes(output);
+    plain.lines().map(str::trim).any(|line| {
+        FAILURE_LINE_STARTS
+            .iter()
+            .any(|start| line.starts_with(start))
+            || line.contains("test result: FAILED")
+            || counts_failures(line)
+    })
+}
+
+/// `N failed`, `N failing`, `N failures`, `N errors` with N above zero.
+fn counts_failures(line: &str) -> bool {
+    let words: Vec<String> = line
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|' | '(' | ')' | ':'))
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words.windows(2).any(|pair| {
+        let counted = pair[0].parse::<u64>().is_ok_and(|count| count > 0);
+        counted
+            && ["fail", "error"]
+                .iter()
+                .any(|word| pair[1].starts_with(word))
+    })
 }
 
 /// Shell commands that only look (`ls`, `git status`): running them is not work done.
@@ -597,6 +655,10 @@ mod tests {
         false
     )]
     #[case::a_continued_line("cargo \\\n  test --workspace", true)]
+    #[case::through_corepack("corepack pnpm run typecheck", true)]
+    #[case::with_a_variable("CI=1 RUST_LOG=debug cargo test", true)]
+    #[case::through_env("env NODE_ENV=test npx vitest run", true)]
+    #[case::a_wrapper_alone("corepack enable", false)]
     #[case::a_quoted_message_over_lines(
         "git commit -m \"Fix parser\n\ncargo test passes now\"",
         false
@@ -700,5 +762,25 @@ mod tests {
     #[case::no_single_step_is_one("make all", "make all")]
     fn gives_a_checks_substance(#[case] command: &str, #[case] gist: &str) {
         assert_eq!(check_gist(command), gist);
+    }
+
+    #[rstest]
+    #[case::rustc(
+        "   Compiling hk v1.50.0\nerror[E0432]: unresolved import `crate::step::X`",
+        true
+    )]
+    #[case::cargo_test("test result: FAILED. 10 passed; 1 failed; 0 ignored", true)]
+    #[case::cargo_passed("test result: ok. 12 passed; 0 failed; 0 ignored", false)]
+    #[case::pytest("===== 1 failed, 20 passed in 0.31s =====", true)]
+    #[case::pytest_passed("===== 21 passed in 0.31s =====", false)]
+    #[case::vitest(" Tests  2 failed | 9 passed (11)", true)]
+    #[case::bats("ok 1 a\nnot ok 2 b\n2 tests, 1 failure", true)]
+    #[case::bats_passed("ok 1 a\nok 2 b\n2 tests, 0 failures", false)]
+    #[case::npm("npm ERR! code ELIFECYCLE", true)]
+    #[case::python("Traceback (most recent call last):\n  File \"x.py\"", true)]
+    #[case::clean_build("    Finished `test` profile [unoptimized] target(s) in 1.32s", false)]
+    #[case::an_error_word_in_a_passing_line("ok 3 reports errors clearly", false)]
+    fn a_check_output_says_whether_it_failed(#[case] output: &str, #[case] failed: bool) {
+        assert_eq!(check_output_failed(output), failed);
     }
 }

@@ -16,9 +16,9 @@ mod written_notes;
 
 pub use answer::{Answer, answered_question, answers_to, opens_numbered_answers};
 pub use command_output::{
-    ahead_of_upstream, check_gist, check_summary, command_gist, find_links, is_check_command,
-    is_read_only_command, merged_pull_request, parse_commit, parse_logged_commit, parse_push,
-    pull_request_suggestion, vulnerability_notice,
+    ahead_of_upstream, check_gist, check_output_failed, check_summary, command_gist, find_links,
+    is_check_command, is_read_only_command, merged_pull_request, parse_commit, parse_logged_commit,
+    parse_push, pull_request_suggestion, vulnerability_notice,
 };
 pub use digest::{
     ChangedFile, CheckRun, Commit, Ending, MAX_AGENT_MEMORIES, MAX_FILES_CHANGED, MAX_TODOS, Merge,
