@@ -20,9 +20,10 @@
 //! `seen24` (sessions 155-160, split `fresh23`), `seen25` (sessions 161-163, split
 //! `fresh24`), `seen26` (sessions 164-167, split `fresh25`), `seen27` (sessions 168-175,
 //! splits `fresh26` and `fresh27`) and `seen28` (sessions 180-182, split `fresh29`), each
-//! measured once and tuned on since.
-//! `-- --heldout` adds the next held-out part once one is built (`HELD_OUT`; none is left
-//! now). `-- --detail tune` (or `seen` … `seen28`, or `all`) adds each session's missed facts
+//! measured once and tuned on since; `codex` is the tune part of the real Codex sessions
+//! (c01-c08, split `codex1`), whose transcripts go through the Codex reader.
+//! `-- --heldout` adds the next held-out part once one is built (`HELD_OUT`: the Codex
+//! sessions c09-c15, split `codex2`). `-- --detail tune` (or `seen` … `seen28`, or `all`) adds each session's missed facts
 //! and its injected text; the held-out part is never shown in detail. `-- --losses` adds where
 //! the facts are lost (`support/handoff_losses.rs`): those the whole handoff file holds, and
 //! those a greedy chooser that knows the gold would carry within the share, from the file's
@@ -37,7 +38,7 @@ use carryover::domain::handoff::{
 };
 use carryover::domain::ports::{DigestScope, TranscriptReader};
 use carryover::domain::seed::Timestamp;
-use carryover::infrastructure::ClaudeTranscriptReader;
+use carryover::infrastructure::AgentTranscriptReader;
 use serde::Deserialize;
 
 #[path = "support/handoff_losses.rs"]
@@ -45,7 +46,7 @@ mod losses;
 
 use losses::{FactLosses, matches_group, normalise};
 
-const GOLD: [&str; 31] = [
+const GOLD: [&str; 32] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-01-13.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-14-26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-27-33.json"),
@@ -77,6 +78,7 @@ const GOLD: [&str; 31] = [
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh26.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh27.json"),
     include_str!("../tests/fixtures/real-sessions/handoff-gold-fresh29.json"),
+    include_str!("../tests/fixtures/real-sessions/handoff-gold-codex.json"),
 ];
 
 #[derive(Deserialize)]
@@ -121,7 +123,7 @@ struct Scored {
 }
 
 /// The part measured once by `--heldout`, when one is left (its gold splits).
-const HELD_OUT: &[&str] = &[];
+const HELD_OUT: &[&str] = &["codex2"];
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -177,6 +179,7 @@ fn main() {
         ("seen26", &["fresh25"]),
         ("seen27", &["fresh26", "fresh27"]),
         ("seen28", &["fresh29"]),
+        ("codex", &["codex1"]),
     ];
     if args.iter().any(|arg| arg == "--heldout") {
         if HELD_OUT.is_empty() {
@@ -393,7 +396,7 @@ struct Material {
 
 /// The transcript read whole, the handoff built, written, read back and cut to its share.
 fn handoff_material(transcript: &Path, cwd: &str) -> Material {
-    let digest = pollster::block_on(ClaudeTranscriptReader.digest(transcript, DigestScope::Whole))
+    let digest = pollster::block_on(AgentTranscriptReader.digest(transcript, DigestScope::Whole))
         .expect("the transcript reads");
     let now = Timestamp::parse("2026-11-23T09:00:00Z").expect("timestamp");
     let name = cwd
