@@ -20,13 +20,14 @@
 //! `seen24` (sessions 155-160, split `fresh23`), `seen25` (sessions 161-163, split
 //! `fresh24`), `seen26` (sessions 164-167, split `fresh25`), `seen27` (sessions 168-175,
 //! splits `fresh26` and `fresh27`) and `seen28` (sessions 180-182, split `fresh29`), each
-//! measured once and tuned on since; `codex` is the tune part of the real Codex sessions
-//! (c01-c08, split `codex1`), whose transcripts go through the Codex reader.
-//! `-- --heldout` adds the next held-out part once one is built (`HELD_OUT`: the Codex
-//! sessions c09-c15, split `codex2`). `-- --detail tune` (or `seen` … `seen28`, or `all`) adds each session's missed facts
-//! and its injected text; the held-out part is never shown in detail. `-- --losses` adds where
-//! the facts are lost (`support/handoff_losses.rs`): those the whole handoff file holds, and
-//! those a greedy chooser that knows the gold would carry within the share, from the file's
+//! measured once and tuned on since; `codex` (c01-c08, split `codex1`) is the tune part of
+//! the real Codex sessions, whose transcripts go through the Codex reader, and `codex-seen`
+//! (c09-c15, split `codex2`) their held-out part, measured once.
+//! `-- --heldout` adds the next held-out part once one is built (`HELD_OUT`; none is left
+//! now). `-- --detail tune` (or `seen` … `seen28`, `codex`, `codex-seen`, or `all`) adds each
+//! session's missed facts and its injected text; the held-out part is never shown in detail.
+//! `-- --losses` adds where the facts are lost (`support/handoff_losses.rs`): those the whole
+//! handoff file holds, and those a greedy chooser that knows the gold would carry within the share, from the file's
 //! lines and from those and the sentences of the replies the digest keeps. `-- --dump FILE`
 //! writes every session but the held-out part's injected text, handoff file, kept replies and
 //! gold facts as JSON, for trying a chooser outside Rust.
@@ -123,7 +124,7 @@ struct Scored {
 }
 
 /// The part measured once by `--heldout`, when one is left (its gold splits).
-const HELD_OUT: &[&str] = &["codex2"];
+const HELD_OUT: &[&str] = &[];
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -180,6 +181,7 @@ fn main() {
         ("seen27", &["fresh26", "fresh27"]),
         ("seen28", &["fresh29"]),
         ("codex", &["codex1"]),
+        ("codex-seen", &["codex2"]),
     ];
     if args.iter().any(|arg| arg == "--heldout") {
         if HELD_OUT.is_empty() {
