@@ -18,6 +18,9 @@ pub struct Project {
     pub name: String,
     /// Who the project is, whatever the path it is checked out at.
     pub id: ProjectId,
+    /// Whether a git working tree holds it. Outside git the project is the directory alone:
+    /// its subdirectories are projects of their own.
+    pub in_git: bool,
 }
 
 /// A project's identity: its `origin` remote (`git:github.com/acme/shop-api`), which every
@@ -69,12 +72,6 @@ impl ProjectId {
         (raw.starts_with("git:") || raw.starts_with("path:")).then(|| Self(raw.to_owned()))
     }
 
-    /// Whether the project is known only by its directory (outside git): then it is that
-    /// directory alone, not its subdirectories.
-    pub fn by_path(&self) -> bool {
-        self.0.starts_with("path:")
-    }
-
     /// The identity as stored.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -102,7 +99,7 @@ impl std::fmt::Display for ProjectId {
 }
 
 impl Project {
-    /// The project rooted at `root`, known by its path (outside git, and in tests).
+    /// The project rooted at `root` outside git, known by its path.
     pub fn at(root: impl Into<PathBuf>) -> Self {
         let root = root.into();
         let name = directory_name(&root);
@@ -111,6 +108,7 @@ impl Project {
             main_root: root.clone(),
             root,
             name,
+            in_git: false,
         }
     }
 
@@ -122,6 +120,7 @@ impl Project {
             root,
             main_root,
             id,
+            in_git: true,
         }
     }
 
@@ -307,7 +306,6 @@ mod tests {
     fn a_short_name_is_the_last_component(#[case] id: &str, #[case] name: &str) {
         let id = ProjectId::parse(id).unwrap();
         assert_eq!(id.short_name(), name);
-        assert_eq!(id.by_path(), id.as_str().starts_with("path:"));
     }
 
     #[rstest]

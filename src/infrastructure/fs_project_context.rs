@@ -142,7 +142,11 @@ impl ProjectContext for FsProjectContext {
             return Project::at(cwd);
         };
         let Some(git_dir) = git_dir(root) else {
-            return Project::at(root);
+            return Project::new(
+                root.to_path_buf(),
+                root.to_path_buf(),
+                ProjectId::from_path(root),
+            );
         };
         let common = common_dir(&git_dir);
         let common = common.canonicalize().unwrap_or(common);
@@ -185,6 +189,10 @@ mod tests {
         let project = pollster::block_on(FsProjectContext.project(&repo.join("src/deep")));
         assert_eq!(project.root, repo);
         assert_eq!(project.name, "shop-api");
+        assert!(
+            project.in_git,
+            "a .git it cannot read is still a repository"
+        );
     }
 
     fn git_in(dir: &Path, args: &[&str]) {
@@ -281,6 +289,7 @@ mod tests {
             project.id,
             ProjectId::from_path(&dir.path().canonicalize().unwrap())
         );
+        assert!(project.in_git);
     }
 
     #[test]
@@ -288,6 +297,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let project = pollster::block_on(FsProjectContext.project(dir.path()));
         assert_eq!(project.root, dir.path());
+        assert!(!project.in_git);
         assert_eq!(
             pollster::block_on(FsProjectContext.facts(&project)),
             ProjectFacts::default()

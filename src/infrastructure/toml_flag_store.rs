@@ -254,6 +254,7 @@ mod tests {
             main_root: root.clone(),
             root,
             name: "shop".into(),
+            in_git: true,
         };
         let slug = ProjectSlug::for_project(&project);
         let old = slug.carried_over().next().unwrap().to_owned();

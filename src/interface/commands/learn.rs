@@ -25,7 +25,7 @@ pub fn learn(args: &LearnArgs, app: &App) -> Result<(), CliError> {
     // Outside git the project is the directory alone, which `/` or a home rarely means.
     let outside_git = here
         .as_ref()
-        .filter(|here| here.id.by_path() && !here.root.join(".git").exists())
+        .filter(|here| !here.in_git)
         .map(|here| here.root.clone());
     let project = if let Some(here) = &here {
         Some(here.id.as_str().to_owned())
