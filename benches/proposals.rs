@@ -1,5 +1,5 @@
 //! Learning proposals on real user messages (`tests/fixtures/real-sessions/messages-*.json`,
-//! 2,793 messages of published Claude Code and other agents' sessions, labelled durable or not):
+//! 2,908 messages of published Claude Code and other agents' sessions, labelled durable or not):
 //! precision and recall of the phrase rules at the session-end floor, per language.
 //!
 //! `cargo bench --bench proposals` prints the tune part and `seen` … `seen30`, the earlier
@@ -16,7 +16,7 @@ use carryover::domain::scope::{ProposedScope, candidate_scope, proposed_scope};
 use carryover::domain::transcript::remembered_note;
 use serde_json::Value;
 
-const SETS: [&str; 36] = [
+const SETS: [&str; 37] = [
     include_str!("../tests/fixtures/real-sessions/messages-01-26.json"),
     include_str!("../tests/fixtures/real-sessions/messages-extra.json"),
     include_str!("../tests/fixtures/real-sessions/messages-27-33.json"),
@@ -53,10 +53,11 @@ const SETS: [&str; 36] = [
     include_str!("../tests/fixtures/real-sessions/messages-fresh32.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh33.json"),
     include_str!("../tests/fixtures/real-sessions/messages-fresh34.json"),
+    include_str!("../tests/fixtures/real-sessions/messages-fresh35.json"),
 ];
-/// The held-out part's stored splits: none until a set no change has seen is added (the
-/// last, `fresh34`, was measured once and is `seen30` since).
-const HELD_OUT: [&str; 0] = [];
+/// The held-out part's stored splits: `fresh35`, the messages of nine real Codex sessions
+/// (c02, c04, c09-c15), measured once.
+const HELD_OUT: [&str; 1] = ["fresh35"];
 /// The session-end floor (`ProposalSettings::default().floor`).
 const FLOOR: f64 = 0.65;
 
