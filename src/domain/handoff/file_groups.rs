@@ -1,5 +1,6 @@
 //! Changed files as a handoff lists them: relative to the project, grouped by directory,
-//! the most recently and most often edited first, with how many more there were.
+//! the most often edited first (the file the session worked on), then the most recently,
+//! with how many more there were.
 
 use crate::domain::agent_memory::is_in_agent_memory_folder;
 use crate::domain::transcript::{ChangedFile, is_plan_file};
@@ -62,11 +63,12 @@ pub fn is_outside(relative: &str) -> bool {
         || (bytes.len() > 2 && bytes[1] == b':' && matches!(bytes[2], b'/' | b'\\'))
 }
 
-/// Lines like `src/handoff/: build.rs (3 edits), read.rs` for the newest `max_groups`
-/// directories, then `+N more files` when some were left out.
+/// Lines like `src/handoff/: build.rs (3 edits), read.rs` for the `max_files` files edited
+/// most often (the newest first among equals), grouped by directory, then `+N more files`
+/// when some were left out.
 pub fn file_groups(files: &[&ChangedFile], root: &str, max_files: usize) -> Vec<String> {
     let mut ordered: Vec<&ChangedFile> = files.to_vec();
-    ordered.sort_by(|a, b| b.last.cmp(&a.last).then(b.edits.cmp(&a.edits)));
+    ordered.sort_by(|a, b| b.edits.cmp(&a.edits).then(b.last.cmp(&a.last)));
     let shown = ordered.len().min(max_files);
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for file in &ordered[..shown] {
@@ -145,8 +147,27 @@ mod tests {
         assert_eq!(
             file_groups(&refs, "/p", 5),
             vec![
-                "~/.claude/projects/…/memory/: resume.md (5 edits), rules.md, MEMORY.md (2 edits)",
+                "~/.claude/projects/…/memory/: resume.md (5 edits), MEMORY.md (2 edits), rules.md",
                 "~/.claude/plans/: reactive-floating-blum.md",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_file_worked_on_most_comes_first_even_when_others_were_touched_since() {
+        let files = [
+            file("/p/skills/what-happened/SKILL.md", 18, 40),
+            file("/p/package.json", 1, 90),
+            file("/p/README.md", 2, 80),
+            file("/p/GEMINI.md", 1, 95),
+        ];
+        let refs: Vec<&ChangedFile> = files.iter().collect();
+        assert_eq!(
+            file_groups(&refs, "/p", 2),
+            vec![
+                "skills/what-happened/: SKILL.md (18 edits)",
+                "README.md (2 edits)",
+                "+2 more files"
             ]
         );
     }
