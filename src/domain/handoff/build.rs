@@ -159,8 +159,17 @@ pub fn build_handoff(digest: &SessionDigest, scope: HandoffScope<'_>, now: Times
         requests: {
             let quoted = requests_in_goal(&digest.user_requests);
             let later = digest.user_requests.get(quoted..).unwrap_or_default();
-            let skip = later.len().saturating_sub(REQUESTS_KEPT);
-            later[skip..].iter().map(|r| clip(r, MAX_ITEM)).collect()
+            // A request said again ("commit and continue") is listed once, where it was last.
+            let mut kept: Vec<&String> = Vec::new();
+            for request in later.iter().rev() {
+                if kept.len() == REQUESTS_KEPT {
+                    break;
+                }
+                if !kept.contains(&request) {
+                    kept.push(request);
+                }
+            }
+            kept.iter().rev().map(|r| clip(r, MAX_ITEM)).collect()
         },
         earlier_turns: replies
             .iter()
@@ -1017,6 +1026,25 @@ mod tests {
         );
         let read = crate::domain::handoff::read_handoff(&handoff.render()).unwrap();
         assert_eq!(read.branch.as_deref(), Some("fix/retry"));
+    }
+
+    #[test]
+    fn a_request_said_again_is_listed_once_where_it_was_last() {
+        let mut digest = digest();
+        digest.user_requests = [
+            "fix the parser",
+            "commit and continue",
+            "add a test",
+            "commit and continue",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let handoff = build_handoff(&digest, scope(None), now());
+        assert_eq!(
+            handoff.requests,
+            ["add a test", "commit and continue"],
+            "the first request is the goal's"
+        );
     }
 
     #[rstest]
