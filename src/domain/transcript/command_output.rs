@@ -236,7 +236,29 @@ fn numbered_link(url: &str) -> String {
 }
 
 fn is_pull_request(url: &str) -> bool {
-    NumberedLink::parse(url).is_some()
+    NumberedLink::parse(url).is_some_and(|link| !is_placeholder(link.list))
+}
+
+/// A documentation example's repository (`https://github.com/org/repo/pull/123`,
+/// `owner/repo`), which no session opened.
+fn is_placeholder(list: &str) -> bool {
+    let mut parts = list.trim_start_matches("https://").split('/').skip(1);
+    let (Some(owner), Some(repository)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    let owner = owner.to_ascii_lowercase();
+    let repository = repository.to_ascii_lowercase();
+    [
+        "owner",
+        "org",
+        "user",
+        "username",
+        "your-org",
+        "your-username",
+        "example",
+    ]
+    .contains(&owner.as_str())
+        && ["repo", "repository", "your-repo", "example"].contains(&repository.as_str())
 }
 
 /// An address on a hosting service's domain, but not a section of one of its pages
@@ -612,6 +634,9 @@ mod tests {
     #[case::a_single_page_apps_route("Live at https://app.vercel.app/#/login", vec!["https://app.vercel.app/#/login"])]
     #[case::issue("https://github.com/a/b/issues/2", vec!["https://github.com/a/b/issues/2"])]
     #[case::issue_list("https://github.com/a/b/issues", vec![])]
+    #[case::a_documentation_example("e.g. https://github.com/org/repo/pull/123", vec![])]
+    #[case::another_example("https://github.com/OWNER/REPO/issues/1", vec![])]
+    #[case::a_real_repository_of_an_org("https://github.com/org/shop/pull/9", vec!["https://github.com/org/shop/pull/9"])]
     #[case::api_address(
         r#"{"issue_url":"https://api.github.com/repos/a/b/issues/35"}"#,
         vec![]
