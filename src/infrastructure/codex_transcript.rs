@@ -403,19 +403,13 @@ impl Reading {
     /// Whether a call failed: by its exit code, or, where the client gives none (code
     /// mode), by what a check printed.
     fn failed(&self, call: &str, output: &str) -> bool {
-        match exit_code(output) {
-            Some(code) => code != 0,
-            None => {
-                failed(output)
-                    || self
-                        .calls
-                        .get(call)
-                        .and_then(Option::as_deref)
-                        .is_some_and(|command| {
-                            is_check_command(command) && check_output_failed(output)
-                        })
-            }
-        }
+        let check = || {
+            self.calls
+                .get(call)
+                .and_then(Option::as_deref)
+                .is_some_and(is_check_command)
+        };
+        failed(output) || (exit_code(output).is_none() && check() && check_output_failed(output))
     }
 
     /// The client's record of a patch applied: in code mode the only one that names the
