@@ -125,14 +125,13 @@ pub(super) enum Progress<'a> {
 /// (`exec_command`), `Script running with cell ID 18`, or `Script completed` with the
 /// `SESSION_ID=…` line scripts print when the command they started still runs (code mode).
 pub(super) fn progress(output: &str) -> Progress<'_> {
-    let session = |line: &str| {
-        line.strip_prefix("Process running with session ID ")
-            .or_else(|| line.strip_prefix("SESSION_ID="))
-            .map(|id| format!("session {}", id.trim()))
-    };
     let Some(status) = output.strip_prefix("Script ") else {
-        return match output.lines().take(4).find_map(session) {
-            Some(handle) => Progress::Running(handle, output),
+        let session = output
+            .lines()
+            .take(4)
+            .find_map(|line| line.strip_prefix("Process running with session ID "));
+        return match session {
+            Some(id) => Progress::Running(format!("session {}", id.trim()), output),
             None => Progress::Ended(output),
         };
     };
@@ -146,8 +145,13 @@ pub(super) fn progress(output: &str) -> Progress<'_> {
     if !status.starts_with("completed") {
         return Progress::Aborted(body);
     }
-    match body.lines().rev().find_map(session) {
-        Some(handle) => Progress::Running(handle, body),
+    // The line scripts print when the command they started still runs.
+    match body
+        .lines()
+        .rev()
+        .find_map(|line| line.strip_prefix("SESSION_ID="))
+    {
+        Some(id) => Progress::Running(format!("session {}", id.trim()), body),
         None => Progress::Ended(body),
     }
 }
@@ -224,6 +228,10 @@ mod tests {
     #[case::completed(
         "Script completed\nWall time 2.7 seconds\nOutput:\n\nhttps://github.com/o/r/pull/1066\n",
         Progress::Ended("\nhttps://github.com/o/r/pull/1066\n")
+    )]
+    #[case::a_commands_own_output(
+        "Chunk ID: 1\nProcess exited with code 0\nOutput:\nSESSION_ID=7",
+        Progress::Ended("Chunk ID: 1\nProcess exited with code 0\nOutput:\nSESSION_ID=7")
     )]
     #[case::exited(
         "Chunk ID: 1\nProcess exited with code 0\nOutput:\nok",
